@@ -1,0 +1,191 @@
+"""Page furniture and layout: which lines of an extracted text are page numbers, page breaks and
+running headers, and how to turn a span of the text into clean verbatim node text.
+
+Pure functions over strings; no Django.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+_PAGE_BREAK = re.compile(r"^(?:-{10,}|_{10,}|={10,}|\*{10,}|\f+|<PAGE>\s*\d*)$", re.IGNORECASE)
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-–—(]?\s*(?:\d{1,4}|[ivxlc]{1,7}|[A-Z]{1,2}-\d{1,3}|\d{1,3}-\d{1,3})\s*[-–—)]?"
+    r"(?:\s+of\s+\d{1,4})?$",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.:;!?”\"’)\]]$|(?:\band|\bor|—|–)$")
+_SPACES = re.compile(r"[ \t\u00a0\u2002\u2003\u2009]+")
+
+
+@dataclass(slots=True)
+class Line:
+    index: int
+    start: int  # offset of the first character of the raw line
+    end: int  # offset just past the raw line's last character (before the newline)
+    raw: str
+    text: str  # stripped
+    artifact: bool = False  # page number, page break or running header/footer
+
+    @property
+    def blank(self) -> bool:
+        return not self.text
+
+    @property
+    def content_start(self) -> int:
+        """Offset of the first non-blank character of the line."""
+        return self.start + (len(self.raw) - len(self.raw.lstrip()))
+
+    @property
+    def content_end(self) -> int:
+        return self.start + len(self.raw.rstrip())
+
+
+def split_lines(text: str) -> list[Line]:
+    """Split on "\\n" only (str.splitlines also breaks on form feeds and other separators, which
+    would shift offsets relative to what the protocol calls a line)."""
+    lines: list[Line] = []
+    pos = 0
+    n = len(text)
+    i = 0
+    while pos <= n:
+        nl = text.find("\n", pos)
+        end = n if nl == -1 else nl
+        raw = text[pos:end]
+        if raw.endswith("\r"):
+            raw = raw[:-1]
+        lines.append(Line(i, pos, pos + len(raw), raw, raw.strip(" \t\r\u00a0\u200b\ufeff")))
+        i += 1
+        if nl == -1:
+            break
+        pos = nl + 1
+    return lines
+
+
+def mark_artifacts(lines: list[Line]) -> None:
+    """Mark page breaks, page numbers and running headers/footers as artifacts.
+
+    A page number only counts near a page break (or, in a text without breaks, alone between
+    blank lines), so that a lone "5" inside a table survives. A running header is a short line
+    that repeats at least three times, mostly right next to page breaks; only the occurrences
+    next to a break are removed.
+    """
+    breaks = [ln.index for ln in lines if ln.text and _PAGE_BREAK.match(ln.text)]
+    for i in breaks:
+        lines[i].artifact = True
+    has_breaks = bool(breaks)
+
+    near: set[int] = set()
+    for b in breaks:
+        for direction in (-1, 1):
+            seen = 0
+            j = b + direction
+            while 0 <= j < len(lines) and seen < 4:
+                if lines[j].text:
+                    near.add(j)
+                    seen += 1
+                j += direction
+
+    for ln in lines:
+        if ln.artifact or not ln.text or len(ln.text) > 24:
+            continue
+        if _PAGE_NUMBER.match(ln.text):
+            if ln.index in near:
+                ln.artifact = True
+            elif not has_breaks:
+                prev_blank = ln.index == 0 or lines[ln.index - 1].blank
+                next_blank = ln.index + 1 >= len(lines) or lines[ln.index + 1].blank
+                if prev_blank and next_blank and ln.text.isdigit():
+                    ln.artifact = True
+
+    if not has_breaks:
+        return
+    counts = Counter(ln.text for ln in lines if ln.text and len(ln.text) <= 120 and not ln.artifact)
+    repeated = {t for t, c in counts.items() if c >= 3}
+    if not repeated:
+        return
+    near_counts: Counter[str] = Counter()
+    for i in near:
+        if lines[i].text in repeated:
+            near_counts[lines[i].text] += 1
+    running = {t for t in repeated if near_counts[t] >= max(3, 0.5 * counts[t])}
+    for i in near:
+        if lines[i].text in running:
+            lines[i].artifact = True
+
+
+def wrap_width(lines: list[Line]) -> int:
+    """The width at which the text was hard-wrapped (90th percentile of line lengths)."""
+    lengths = sorted(len(ln.text) for ln in lines if ln.text and not ln.artifact)
+    if not lengths:
+        return 80
+    return max(40, lengths[int(len(lengths) * 0.9)])
+
+
+def ends_sentence(text: str) -> bool:
+    return bool(_SENTENCE_END.search(text))
+
+
+_ENUM_START = re.compile(r"^(?:\(\w{1,5}\)|[“\"]|\d+(?:\.\d+)*\.?\s|[A-Z]\.\s|Section\s|SECTION\s|ARTICLE\s)")
+
+
+def clean_span(lines: list[Line], first: int, last: int, start: int, end: int, width: int) -> str:
+    """Verbatim text of [start, end) with page furniture dropped and layout line breaks joined.
+
+    ``first``..``last`` are the indexes of the lines the span touches. A line break is kept as a
+    paragraph break where the source shows one (a blank line, or a short line ending a sentence
+    followed by an enumerated or quoted item); a blank gap left by a page break in mid-sentence
+    is joined.
+    """
+    paragraphs: list[list[str]] = []
+    current: list[str] = []
+    gap = False  # blank line(s) since the last content line
+    gap_was_page_break = False
+    prev_line: Line | None = None
+    for i in range(first, last + 1):
+        ln = lines[i]
+        if ln.artifact:
+            gap_was_page_break = True
+            continue
+        if not ln.text:
+            gap = True
+            continue
+        s = max(ln.start, start)
+        e = min(ln.end, end)
+        if s >= e:
+            continue
+        piece = ln.raw[s - ln.start : e - ln.start].strip()
+        if not piece:
+            continue
+        piece = _SPACES.sub(" ", piece)
+        if current and prev_line is not None:
+            prev_text = current[-1]
+            breaks = False
+            if gap:
+                # A blank run caused by a page break in mid-sentence does not end a paragraph.
+                breaks = not (gap_was_page_break and not ends_sentence(prev_text) and piece[:1].islower())
+            elif ends_sentence(prev_text) and (
+                len(prev_line.text) < width - 12 or _ENUM_START.match(piece)
+            ):
+                breaks = True
+            if breaks:
+                paragraphs.append(current)
+                current = []
+        current.append(piece)
+        prev_line = ln
+        gap = False
+        gap_was_page_break = False
+    if current:
+        paragraphs.append(current)
+    out = []
+    for para in paragraphs:
+        buf = para[0]
+        for piece in para[1:]:
+            if buf.endswith("-") and len(buf) > 1 and buf[-2].isalpha() and piece[:1].isalpha():
+                buf += piece
+            else:
+                buf += " " + piece
+        out.append(buf)
+    return "\n".join(out)

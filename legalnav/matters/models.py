@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class MatterQuerySet(models.QuerySet["Matter"]):
+    def visible_to(self, user: object) -> MatterQuerySet:
+        """Matters the user may see: all of them for staff, their memberships otherwise."""
+        if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+            return self
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(memberships__user=user).distinct()
+
+
+class Matter(models.Model):
+    """A set of documents reviewed together: a transaction set or a body of judgments."""
+
+    class Kind(models.TextChoices):
+        TRANSACTION = "transaction", "Transaction set"
+        RESEARCH = "research", "Research matter"
+
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TRANSACTION)
+    description = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = MatterQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """Who may see a matter, and what they may do in it."""
+
+    class Role(models.TextChoices):
+        OWNER = "owner", "Owner"
+        EDITOR = "editor", "Editor"
+        VIEWER = "viewer", "Viewer"
+
+    matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["matter", "user"], name="membership_unique_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.matter} ({self.role})"

@@ -1,0 +1,132 @@
+"""Django settings for legalnav.
+
+Every outside service is optional: with no environment variables set, legalnav runs on SQLite,
+runs background work in-process and needs no API key. See README.md for the variables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+
+from legalnav.env import env_bool, env_int, env_secret, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("LEGALNAV_VAR_DIR", str(BASE_DIR / "var")))
+
+SECRET_KEY = env_secret("SECRET_KEY") or "legalnav-dev-only-not-secret"
+DEBUG = env_bool("DEBUG", default=True)
+ALLOWED_HOSTS = [h for h in env_str("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
+CSRF_TRUSTED_ORIGINS = [o for o in env_str("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "legalnav.core",
+    "legalnav.matters",
+    "legalnav.documents",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "legalnav.urls"
+WSGI_APPLICATION = "legalnav.wsgi.application"
+ASGI_APPLICATION = "legalnav.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Database: SQLite on one machine, anything dj-database-url understands at scale.
+_sqlite_path = VAR_DIR / "legalnav.sqlite3"
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", f"sqlite:///{_sqlite_path}"),
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets the web process read while a worker writes; the timeout rides out short locks.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+    )
+    # A file (not :memory:) so that a Celery worker in another process sees the test database.
+    _test_name = env_str("SQLITE_TEST_NAME", "")
+    if _test_name:
+        DATABASES["default"]["TEST"] = {"NAME": _test_name}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
+MEDIA_URL = "media/"
+
+# Navindex files (<doc>.index.json and <doc>.full.json) are written here.
+NAVINDEX_DIR = Path(env_str("NAVINDEX_DIR", str(VAR_DIR / "navindex")))
+
+# Uploads: the largest file accepted for indexing, in bytes (default 50 MiB).
+LEGALNAV_MAX_UPLOAD_BYTES = env_int("LEGALNAV_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+
+# Background work. With REDIS_URL unset, tasks run in the calling process (no broker needed);
+# with it set, they go to Celery workers through Redis.
+REDIS_URL = env_str("REDIS_URL", "")
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = False
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = "legalnav"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
