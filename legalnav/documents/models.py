@@ -56,6 +56,8 @@ class Document(models.Model):
     indexed_sha256 = models.CharField(max_length=64, blank=True)
     parser_version = models.PositiveIntegerField(default=0)
     text = models.TextField(blank=True)  # extracted text; node offsets index into it
+    # Whether indexing may fill in title and kind from the text (the uploader gave none).
+    guess_metadata = models.BooleanField(default=False)
     tags = models.JSONField(default=dict, blank=True)  # {"jurisdiction": ..., "topics": [...]}
     node_count = models.PositiveIntegerField(default=0)
     indexed_at = models.DateTimeField(null=True, blank=True)
@@ -68,6 +70,11 @@ class Document(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def key(self) -> str:
+        """The document's id in navindex files and prompts."""
+        return f"D{self.pk}"
 
     @property
     def is_current(self) -> bool:
@@ -106,6 +113,8 @@ class Node(models.Model):
     level = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=20, choices=Kind.choices)
     ref = models.CharField(max_length=120, blank=True)  # as printed: "Section 5.17", "(a)"
+    label = models.CharField(max_length=120, blank=True)  # normalised: "5.17", "a", "5"
+    scope = models.CharField(max_length=60, blank=True)  # attachment the node sits in, "" = body
     heading = models.CharField(max_length=300, blank=True)
     text = models.TextField()  # verbatim, page furniture and layout line breaks removed
     start = models.PositiveIntegerField()  # offsets into Document.text, end exclusive

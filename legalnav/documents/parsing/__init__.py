@@ -1,0 +1,129 @@
+"""Pure parsing: bytes -> text -> a tree of clause nodes with flags, cross-references and terms.
+
+Nothing in this package touches the database; ``documents.services`` stores what it returns.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from legalnav.documents.parsing.enrich import (
+    ParsedRef,
+    ParsedTerm,
+    RefIndex,
+    assign_keywords,
+    attach_term_uses,
+    compute_flags,
+    document_tags,
+    extract_references,
+    extract_terms,
+    resolve_references,
+    summarise,
+)
+from legalnav.documents.parsing.structure import ParsedNode, TocEntry, parse_structure
+from legalnav.documents.parsing.trie import phrase_regex
+
+__all__ = ["ParsedDocument", "ParsedNode", "ParsedRef", "ParsedTerm", "TocEntry", "parse_document"]
+
+
+@dataclass(slots=True)
+class ParsedDocument:
+    nodes: list[ParsedNode]
+    refs: list[ParsedRef]
+    terms: list[ParsedTerm]
+    toc_entries: list[TocEntry]
+    tags: dict[str, object]
+    title: str
+    effective_date: date | None
+    kind: str  # a guess at Document.Kind from the title
+    index: RefIndex
+
+
+_TITLE_WORDS = re.compile(
+    r"\b(AGREEMENT|AMENDMENT|LEASE|INDENTURE|PLAN OF MERGER|CONTRACT|LETTER|SCHEDULE|GUARANTY|"
+    r"GUARANTEE|NOTE|DEED|CHARTER|BYLAWS|DECLARATION|MEMORANDUM)\b",
+    re.IGNORECASE,
+)
+_DATED = re.compile(
+    r"(?:dated|effective|entered\s+into|made)(?:\s+and\s+entered\s+into)?\s+(?:as\s+of\s+|on\s+)?"
+    r"(?:the\s+)?(?P<d>(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)\s+\d{1,2},?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?:January|"
+    r"February|March|April|May|June|July|August|September|October|November|December),?\s+\d{4})",
+    re.IGNORECASE,
+)
+
+
+def _guess_title(nodes: list[ParsedNode]) -> str:
+    for nd in nodes[:4]:
+        if nd.kind != "preamble":
+            continue
+        for line in nd.text.split("\n")[:12]:
+            line = line.strip()
+            m = _TITLE_WORDS.search(line)
+            if m and len(line) <= 160:
+                upper_run = re.search(r"[A-Z0-9][A-Z0-9 ,.&’'()\-–]{6,}" + m.group(1).upper() + r"[A-Z ]*",
+                                      line)
+                if upper_run:
+                    return re.sub(r"\s+", " ", upper_run.group(0)).strip(" ,.")
+    return ""
+
+
+def _guess_date(text: str) -> date | None:
+    m = _DATED.search(text[:20000])
+    if not m:
+        return None
+    raw = re.sub(r"(?<=\d)(st|nd|rd|th)", "", m.group("d"))
+    raw = re.sub(r"\bday\s+of\s+", "", raw).replace(",", "")
+    raw = re.sub(r"\s+", " ", raw).strip()
+    for fmt in ("%B %d %Y", "%d %B %Y"):
+        try:
+            return datetime.strptime(raw, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def guess_kind(title: str) -> str:
+    t = title.upper()
+    if "DISCLOSURE SCHEDULE" in t:
+        return "disclosure_schedule"
+    if "AMENDMENT" in t and "AMENDED AND RESTATED" not in t.replace("AMENDMENT NO", ""):
+        return "amendment"
+    if "SIDE LETTER" in t or t.startswith("LETTER"):
+        return "side_letter"
+    if t.startswith("SCHEDULE"):
+        return "schedule"
+    return "agreement"
+
+
+def parse_document(text: str) -> ParsedDocument:
+    """Parse and enrich one document's extracted text. Deterministic: same text, same result."""
+    structure = parse_structure(text)
+    nodes = structure.nodes
+    refs = extract_references(nodes, text)
+    index = RefIndex(nodes)
+    resolve_references(nodes, refs, index)
+    terms = extract_terms(nodes)
+    attach_term_uses(nodes, terms)
+
+    defining = {t.node for t in terms}
+    party_terms = [t.term for t in terms if nodes[t.node].kind in ("preamble", "recitals", "recital")]
+    party_rx = phrase_regex(party_terms)
+    for idx, nd in enumerate(nodes):
+        nd.flags = compute_flags(nd, idx in defining, party_rx)
+        nd.summary = summarise(nd)
+    assign_keywords(nodes)
+    title = _guess_title(nodes)
+    return ParsedDocument(
+        nodes=nodes,
+        refs=refs,
+        terms=terms,
+        toc_entries=structure.toc_entries,
+        tags=document_tags(nodes, text),
+        title=title,
+        effective_date=_guess_date(text),
+        kind=guess_kind(title),
+        index=index,
+    )

@@ -36,6 +36,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
+import docx
+import lxml.etree
+import lxml.html
+from pypdf import PdfReader
+from pypdf.errors import DependencyError, FileNotDecryptedError
+
 __all__ = [
     "ERROR_CODES",
     "MEDIA_TYPES",
@@ -405,9 +411,6 @@ def _extract_html(data: bytes) -> ExtractedText:
     (unclosed ``<font>`` soup, stray SGML ``<PAGE>`` tags) and lxml recovers
     like a browser does.
     """
-    import lxml.etree
-    import lxml.html
-
     markup, warnings = _decode_html(data)
     markup = markup.replace("\x00", "")
     markup = _unwrap_edgar_document(markup)
@@ -452,6 +455,10 @@ def _decode_html(data: bytes) -> tuple[str, list[str]]:
         head = data[:8192]
         m = _XML_DECL_RE.search(head) or _CHARSET_RE.search(head)
         declared = m.group(1).decode("ascii", "replace").lower() if m else None
+        if declared and declared.replace("-", "").startswith(("utf16", "utf32")):
+            # A UTF-16 label in an ASCII-readable file is wrong by definition
+            # (browsers treat it as UTF-8 too); decoding as UTF-16 gives garbage.
+            declared = "utf-8"
 
     if declared is not None:
         try:
@@ -745,9 +752,6 @@ def _extract_pdf(data: bytes) -> ExtractedText:
     order.  Layout's only gain was blank lines between paragraphs, which
     matters less than quotable, correctly ordered sentences.
     """
-    from pypdf import PdfReader
-    from pypdf.errors import DependencyError, FileNotDecryptedError
-
     if not data.lstrip().startswith(b"%PDF"):
         raise ExtractionError(
             "corrupt", "The file is named .pdf but is not a PDF (it does not start with %PDF)."
@@ -867,9 +871,6 @@ def _extract_docx(data: bytes, *, max_bytes: int) -> ExtractedText:
     skip text in tracked insertions and content controls and repeat the text
     of merged cells once per grid column.
     """
-    import docx
-    from docx.opc.exceptions import PackageNotFoundError
-
     not_docx = "The file is named .docx but is not a Word document, or it is damaged."
     if not data.startswith(b"PK"):
         raise ExtractionError("corrupt", not_docx)
@@ -878,7 +879,7 @@ def _extract_docx(data: bytes, *, max_bytes: int) -> ExtractedText:
             infos = zf.infolist()
             names = {i.filename for i in infos}
             expanded = sum(i.file_size for i in infos)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError):
+    except Exception:  # noqa: BLE001 - BadZipFile, NotImplementedError, OSError...
         raise ExtractionError("corrupt", not_docx) from None
     if "[Content_Types].xml" not in names or not any(n.startswith("word/") for n in names):
         raise ExtractionError("corrupt", not_docx)
@@ -893,9 +894,7 @@ def _extract_docx(data: bytes, *, max_bytes: int) -> ExtractedText:
     try:
         document = docx.Document(io.BytesIO(data))
         body = document.element.body
-    except (PackageNotFoundError, KeyError, ValueError, zipfile.BadZipFile):
-        raise ExtractionError("corrupt", not_docx) from None
-    except Exception:  # noqa: BLE001 - malformed XML etc.
+    except Exception:  # noqa: BLE001 - PackageNotFoundError, KeyError, XMLSyntaxError...
         raise ExtractionError("corrupt", not_docx) from None
 
     lines: list[str] = []

@@ -16,7 +16,6 @@ _PAGE_NUMBER = re.compile(
     r"(?:\s+of\s+\d{1,4})?$",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.:;!?”\"’)\]]$|(?:\band|\bor|—|–)$")
 _SPACES = re.compile(r"[ \t\u00a0\u2002\u2003\u2009]+")
 
 
@@ -124,8 +123,13 @@ def wrap_width(lines: list[Line]) -> int:
     return max(40, lengths[int(len(lengths) * 0.9)])
 
 
+_END_CHARS = frozenset('.:;!?”"’)]')
+
+
 def ends_sentence(text: str) -> bool:
-    return bool(_SENTENCE_END.search(text))
+    # An endswith test, not a regex: a "$"-anchored search scans the whole line.
+    text = text.rstrip()
+    return bool(text) and (text[-1] in _END_CHARS or text.endswith((" and", " or", "—", "–")))
 
 
 _ENUM_START = re.compile(r"^(?:\(\w{1,5}\)|[“\"]|\d+(?:\.\d+)*\.?\s|[A-Z]\.\s|Section\s|SECTION\s|ARTICLE\s)")

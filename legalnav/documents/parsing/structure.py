@@ -104,10 +104,10 @@ _INLINE_SECTION = re.compile(r"\s(?:SECTION|Section)\s+\d{1,3}\.\d")
 _ROMAN_ARTICLE = re.compile(r"^([IVX]{1,5})\.\s+([A-Z][A-Z0-9 ,;:&'’\-–—]{2,80})$")
 # A label may be glued to its heading where a tab was lost in conversion: "Section 1.1Amounts".
 _SECTION = re.compile(
-    r"^(SECTION|Section|Sec\.|§)\s*(\d{1,3}(?:\.\d{1,3}){0,3}[A-Za-z]?)(?:\s?\.)?(?=[\s:“\"]|[A-Z][a-z]|$)\s*:?\s*(.*)$"
+    r"^(SECTION|Section|Sec\.|§)\s*(\d{1,3}(?:\.\d{1,3}){0,3}[A-Za-z]?)(?:\s*\.)?(?=[\s:“\"]|[A-Z][a-z]|$)\s*:?\s*(.*)$"
 )
 _DECIMAL = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){1,3})\.?(?=[\s“\"]|[A-Z][a-z]|$)\s*(.*)$")
-_TOP_NUMBER = re.compile(r"^(\d{1,3})\.(?=\s)\s*(.*)$")
+_TOP_NUMBER = re.compile(r"^(\d{1,3})\.(?=\s|$)\s*(.*)$")
 _PAREN = re.compile(r"^\(([a-z]{1,5}|[A-Z]{1,5}|\d{1,3})\)\s*(.*)$")
 _LETTER_DOT = re.compile(r"^([A-Z])\.\s+(?=[A-Z“\"(])(.*)$")
 _DEFINITION = re.compile(
@@ -480,9 +480,14 @@ class _Parser:
                 self._open_decimal(ln, off, ref, label, numbers, rest)
                 return True
         m = _TOP_NUMBER.match(s)
-        if m and boundary and (m.group(2)[:1].isupper() or m.group(2)[:1] in "“\"("):
+        if m and boundary and (not m.group(2) or m.group(2)[:1].isupper() or m.group(2)[:1] in "“\"("):
             numbers = (int(m.group(1)),)
-            if self._decimal_ok(numbers, False):
+            last = self.last_decimal.get(self.scope)
+            # Inside articles, or after "5.17"-style numbering, a bare "7." is a list item.
+            plausible = self.last_article.get(self.scope) is None and (
+                last is None or len(last) == 1 or numbers[0] == last[0] + 1
+            )
+            if plausible and self._decimal_ok(numbers, False):
                 self._open_decimal(ln, off, f"{m.group(1)}.", str(numbers[0]), numbers, m.group(2))
                 return True
         # Enumerations: "(a)", "(i)", "(A)", "(1)".
@@ -529,10 +534,19 @@ class _Parser:
             if nxt and nxt.group(1).lower() == m.group(1).lower():
                 return False
         rest = m.group(3).strip()
+        if rest.startswith("(") and ")" in rest:
+            # "Schedule 3.1(m)(i) sets forth …" is a sentence, "Schedule 1 (Commitments)" a title.
+            inner_end = rest.index(")") + 1
+            after = rest[inner_end:].strip()
+            if after and not (looks_like_title(after) or after.isupper()):
+                return False
+            if not after:
+                return True
+            rest = after
         if rest.endswith((",", ";")) or (rest[:1].islower() and not rest.startswith(("to ", "of "))):
             return False
         if rest and not (looks_like_title(rest.strip(" -–—:.")) or rest.isupper()
-                         or rest.startswith(("to ", "of ", "-", "–", "—", ":", "("))):
+                         or rest.startswith(("to ", "of ", "-", "–", "—", ":"))):
             return False
         upper = m.group(1).isupper()
         if not upper and rest and rest[-1:] == "." and not looks_like_title(rest):

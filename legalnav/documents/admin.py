@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from legalnav.documents.models import CrossReference, DefinedTerm, Document, Node
+from legalnav.documents.services import document_reindex
+
+
+@admin.register(Document)
+class DocumentAdmin(admin.ModelAdmin):
+    list_display = ("title", "matter", "kind", "effective_date", "status", "progress", "node_count", "tree")
+    list_filter = ("status", "kind", "matter")
+    search_fields = ("title", "original_filename", "sha256")
+    raw_id_fields = ("amends",)
+    list_select_related = ("matter",)
+    readonly_fields = (
+        "sha256", "size_bytes", "media_type", "status", "progress", "progress_note", "error_code",
+        "error_message", "attempts", "indexed_sha256", "parser_version", "node_count",
+        "indexed_at", "created_at", "updated_at", "tags", "tree",
+    )
+    exclude = ("text",)
+    actions = ("reindex", "force_reindex")
+
+    @admin.display(description="clause tree")
+    def tree(self, obj: Document) -> str:
+        if not obj.pk or not obj.node_count:
+            return "—"
+        url = reverse("admin:documents_node_changelist") + f"?document__id__exact={obj.pk}"
+        return format_html('<a href="{}">Browse {} clauses</a>', url, obj.node_count)
+
+    @admin.action(description="Re-index (skips unchanged files)")
+    def reindex(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+        for doc in queryset:
+            document_reindex(document=doc)
+        messages.info(request, f"Queued {queryset.count()} document(s).")
+
+    @admin.action(description="Rebuild the index even if unchanged")
+    def force_reindex(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+        for doc in queryset:
+            document_reindex(document=doc, force=True)
+        messages.info(request, f"Queued {queryset.count()} document(s) for a rebuild.")
+
+
+class ChildInline(admin.TabularInline):
+    model = Node
+    fk_name = "parent"
+    fields = ("link", "kind", "heading", "text_length")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    ordering = ("order",)
+
+    @admin.display(description="clause")
+    def link(self, obj: Node) -> str:
+        url = reverse("admin:documents_node_change", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, obj.ref or obj.node_id)
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Node)
+class NodeAdmin(admin.ModelAdmin):
+    list_display = ("outline", "kind", "node_id", "document", "flags", "text_length")
+    list_filter = (
+        "kind", "is_definition", "has_money", "has_date", "has_percentage", "has_liability_limit",
+        "has_condition", "has_party", "is_toc_entry", "document",
+    )
+    search_fields = ("node_id", "ref", "heading", "text")
+    list_select_related = ("document",)
+    ordering = ("document_id", "order")
+    list_per_page = 200
+    inlines = (ChildInline,)
+    readonly_fields = ("document", "parent_link", "breadcrumbs", "references", "start", "end", "subtree_end")
+    fields = (
+        "document", "breadcrumbs", "parent_link", "node_id", "kind", "ref", "label", "scope", "heading",
+        "text", "summary", "keywords", "references", "start", "end", "subtree_end", "level", "order",
+        "is_definition", "has_money", "has_date", "has_percentage", "has_liability_limit",
+        "has_condition", "has_party", "is_toc_entry", "text_length",
+    )
+
+    @admin.display(description="clause", ordering="order")
+    def outline(self, obj: Node) -> str:
+        label = f"{obj.ref} {obj.heading}".strip() or obj.node_id
+        return format_html('<span style="padding-left:{}em">{}</span>', obj.level * 1.5, label[:90])
+
+    @admin.display(description="flags")
+    def flags(self, obj: Node) -> str:
+        names = [
+            ("def", obj.is_definition), ("$", obj.has_money), ("date", obj.has_date),
+            ("%", obj.has_percentage), ("cap", obj.has_liability_limit),
+            ("cond", obj.has_condition), ("party", obj.has_party), ("toc", obj.is_toc_entry),
+        ]
+        return " ".join(n for n, on in names if on)
+
+    @admin.display(description="parent")
+    def parent_link(self, obj: Node) -> str:
+        if not obj.parent_id:
+            return "—"
+        url = reverse("admin:documents_node_change", args=[obj.parent_id])
+        return format_html('<a href="{}">{}</a>', url, obj.parent)
+
+    @admin.display(description="path")
+    def breadcrumbs(self, obj: Node) -> str:
+        chain = []
+        node = obj.parent
+        while node is not None:
+            chain.append(node)
+            node = node.parent
+        chain.reverse()
+        return format_html_join(
+            " › ",
+            '<a href="{}">{}</a>',
+            ((reverse("admin:documents_node_change", args=[n.pk]), n.ref or n.node_id) for n in chain),
+        ) or "—"
+
+    @admin.display(description="cross-references")
+    def references(self, obj: Node) -> str:
+        rows = obj.outgoing_refs.select_related("target", "target__document")
+        return format_html_join(
+            "<br>",
+            "{} → {}",
+            (
+                (r.text, r.target.node_id if r.target else f"unresolved ({r.unresolved_reason})")
+                for r in rows
+            ),
+        ) or "—"
+
+
+@admin.register(CrossReference)
+class CrossReferenceAdmin(admin.ModelAdmin):
+    list_display = ("text", "kind", "source", "target", "qualifier", "unresolved_reason")
+    list_filter = ("kind", "unresolved_reason")
+    search_fields = ("text", "target_ref", "qualifier")
+    raw_id_fields = ("source", "target")
+    list_select_related = ("source", "target")
+
+
+@admin.register(DefinedTerm)
+class DefinedTermAdmin(admin.ModelAdmin):
+    list_display = ("term", "document", "defining_node", "use_count")
+    search_fields = ("term",)
+    list_filter = ("document",)
+    raw_id_fields = ("defining_node", "used_in")
+    list_select_related = ("document", "defining_node")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[DefinedTerm]:
+        return super().get_queryset(request).annotate(_uses=Count("used_in"))
+
+    @admin.display(description="uses", ordering="_uses")
+    def use_count(self, obj: DefinedTerm) -> int:
+        return obj._uses  # type: ignore[attr-defined]

@@ -1,0 +1,72 @@
+"""Load the demo matter from demo/manifest.json: real public agreements, indexed on the spot."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from legalnav.documents.models import Document
+from legalnav.documents.services import document_add, document_index
+from legalnav.matters.models import Matter, Membership
+
+
+class Command(BaseCommand):
+    help = "Create the demo matter from the public agreements in demo/ and index it."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--manifest", default=str(settings.BASE_DIR / "demo" / "manifest.json"))
+        parser.add_argument(
+            "--user",
+            default="demo",
+            help="Make this user (created with password 'demo' if missing) the matter's owner.",
+        )
+        parser.add_argument("--no-user", action="store_true", help="Create no user.")
+
+    def handle(self, *args: object, **opts: object) -> None:
+        manifest_path = Path(str(opts["manifest"]))
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"Cannot read the demo manifest {manifest_path}: {exc}") from exc
+        folder = manifest_path.parent / "documents"
+        spec = manifest["matter"]
+        matter, _ = Matter.objects.get_or_create(
+            name=spec["name"], defaults={"kind": spec.get("kind", "transaction"),
+                                         "description": spec.get("description", "")}
+        )
+        if not opts["no_user"]:
+            user = self._demo_user(str(opts["user"]))
+            Membership.objects.get_or_create(matter=matter, user=user, defaults={"role": "owner"})
+
+        by_file: dict[str, Document] = {}
+        for item in manifest["documents"]:
+            path = folder / item["file"]
+            doc, created = document_add(
+                matter=matter,
+                filename=item["file"],
+                data=path.read_bytes(),
+                title=item.get("title", ""),
+                kind=item.get("kind", ""),
+                amends=by_file.get(item.get("amends", "")),
+                effective_date=date.fromisoformat(item["effective_date"]) if item.get("effective_date") else None,
+                enqueue=False,
+            )
+            by_file[item["file"]] = doc
+            outcome = document_index(document_id=doc.pk)
+            self.stdout.write(f"{'added' if created else 'kept '}  {doc.title}: {outcome.status} "
+                              f"({outcome.nodes} clauses){' — ' + outcome.message if outcome.message else ''}")
+        self.stdout.write(self.style.SUCCESS(f"Demo matter “{matter.name}” is ready (id {matter.pk})."))
+
+    def _demo_user(self, username: str):  # type: ignore[no-untyped-def]
+        User = get_user_model()
+        user, created = User.objects.get_or_create(username=username, defaults={"is_staff": True, "is_superuser": True})
+        if created:
+            user.set_password("demo")
+            user.save(update_fields=["password"])
+            self.stdout.write(f"Created user “{username}” with password “demo” (for the local demo only).")
+        return user

@@ -1,0 +1,491 @@
+"""Writes for documents: adding a file to a matter, indexing it, writing its navindex files.
+
+Indexing follows the pattern of paperless-ngx's ``index_document`` and Zulip's embed worker:
+claim the row with a conditional update, do the slow work (reading, extracting, parsing) outside
+any transaction, then write every node, reference and term in one short transaction after
+re-checking that the file has not changed meanwhile. A failure at any step leaves the previous
+nodes in place (or none), records the reason on the document and can be retried.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from legalnav.documents import navindex
+from legalnav.documents.models import (
+    PARSER_VERSION,
+    CrossReference,
+    DefinedTerm,
+    Document,
+    Node,
+)
+from legalnav.documents.parsing import ParsedDocument, parse_document
+from legalnav.documents.parsing.enrich import RefIndex
+from legalnav.documents.parsing.extract import (
+    SUPPORTED_EXTENSIONS,
+    ExtractionError,
+    extract_text,
+)
+from legalnav.documents.parsing.structure import ParsedNode
+from legalnav.matters.models import Matter
+
+logger = logging.getLogger(__name__)
+
+# An "indexing" claim older than this is considered abandoned (a worker died mid-task).
+STALE_CLAIM = timedelta(minutes=15)
+
+
+class DocumentRejected(ValueError):
+    """A file that cannot become a document at all (empty, too large, unsupported type)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _human(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB" if n >= 1024 * 1024 else f"{n / 1024:.0f} KB"
+
+
+def document_add(
+    *,
+    matter: Matter,
+    filename: str,
+    data: bytes,
+    title: str = "",
+    kind: str = "",
+    amends: Document | None = None,
+    effective_date: date | None = None,
+    enqueue: bool = True,
+) -> tuple[Document, bool]:
+    """Store a file as a document of the matter and queue it for indexing.
+
+    Returns (document, created). The same bytes added twice to a matter give the existing
+    document back, so a repeated upload neither duplicates nor re-indexes anything.
+    """
+    name = os.path.basename(filename) or "document"
+    ext = os.path.splitext(name)[1].lower()
+    if ext not in SUPPORTED_EXTENSIONS:
+        raise DocumentRejected(
+            "unknown_type",
+            f"“{name}” is not a supported file type; legalnav reads "
+            f"{', '.join(sorted(SUPPORTED_EXTENSIONS))}.",
+        )
+    if not data.strip():
+        raise DocumentRejected("empty", f"“{name}” is empty.")
+    limit = settings.LEGALNAV_MAX_UPLOAD_BYTES
+    if len(data) > limit:
+        raise DocumentRejected(
+            "too_large", f"“{name}” is {_human(len(data))}, over the {_human(limit)} limit."
+        )
+    digest = hashlib.sha256(data).hexdigest()
+    existing = Document.objects.filter(matter=matter, sha256=digest).first()
+    if existing is not None:
+        return existing, False
+    doc = Document(
+        matter=matter,
+        title=(title or os.path.splitext(name)[0])[:300],
+        kind=kind or Document.Kind.AGREEMENT,
+        amends=amends,
+        effective_date=effective_date,
+        original_filename=name[:300],
+        sha256=digest,
+        size_bytes=len(data),
+        status=Document.Status.QUEUED,
+        guess_metadata=not (title and kind),
+    )
+    doc.source_file.save(name, ContentFile(data), save=False)
+    doc.save()
+    if enqueue:
+        document_enqueue_index(document=doc)
+    return doc, True
+
+
+def document_enqueue_index(*, document: Document) -> None:
+    """Queue indexing once the surrounding transaction commits (so the worker sees the row)."""
+    from legalnav.documents.tasks import index_document
+
+    doc_id = document.pk
+    transaction.on_commit(lambda: index_document.delay(doc_id))
+
+
+def document_reindex(*, document: Document, force: bool = False) -> None:
+    """Queue a document again (a retry after a failure, or a forced rebuild)."""
+    fields: dict[str, object] = {"status": Document.Status.QUEUED, "progress": 0}
+    if force:
+        fields["indexed_sha256"] = ""
+    Document.objects.filter(pk=document.pk).exclude(status=Document.Status.INDEXING).update(**fields)
+    document_enqueue_index(document=document)
+
+
+@dataclass(frozen=True)
+class IndexOutcome:
+    status: str  # "indexed" | "unchanged" | "failed" | "busy" | "gone"
+    nodes: int = 0
+    message: str = ""
+
+
+def _progress(doc_id: int, pct: int, note: str) -> None:
+    Document.objects.filter(pk=doc_id).update(progress=pct, progress_note=note[:200])
+
+
+def _fail(doc_id: int, code: str, message: str) -> IndexOutcome:
+    Document.objects.filter(pk=doc_id).update(
+        status=Document.Status.FAILED,
+        error_code=code[:30],
+        error_message=message,
+        progress=0,
+        progress_note="",
+        updated_at=timezone.now(),
+    )
+    logger.info("document %s failed to index: %s (%s)", doc_id, message, code)
+    return IndexOutcome("failed", message=message)
+
+
+def document_index(*, document_id: int) -> IndexOutcome:
+    """Extract, parse and enrich one document and store its node tree. Safe to run twice."""
+    doc = Document.objects.filter(pk=document_id).first()
+    if doc is None:
+        return IndexOutcome("gone")
+    if doc.is_current:
+        return IndexOutcome("unchanged", nodes=doc.node_count)
+
+    # Claim the document: only one worker indexes it at a time; an old claim is taken over.
+    stale = timezone.now() - STALE_CLAIM
+    claimed = (
+        Document.objects.filter(pk=doc.pk)
+        .filter(~Q(status=Document.Status.INDEXING) | Q(updated_at__lt=stale))
+        .update(
+            status=Document.Status.INDEXING,
+            progress=5,
+            progress_note="Reading the file",
+            attempts=F("attempts") + 1,
+            error_code="",
+            error_message="",
+            updated_at=timezone.now(),
+        )
+    )
+    if not claimed:
+        return IndexOutcome("busy")
+
+    try:
+        with doc.source_file.open("rb") as fh:
+            data = fh.read()
+    except (OSError, ValueError) as exc:
+        return _fail(doc.pk, "missing_file", f"The stored file could not be read ({exc}).")
+    digest = hashlib.sha256(data).hexdigest()
+
+    try:
+        extracted = extract_text(
+            data, doc.original_filename, max_bytes=settings.LEGALNAV_MAX_UPLOAD_BYTES
+        )
+    except ExtractionError as exc:
+        return _fail(doc.pk, exc.code, exc.message)
+    _progress(doc.pk, 30, "Finding the clause structure")
+
+    try:
+        parsed = parse_document(extracted.text)
+    except Exception as exc:  # a parser bug must not leave the document stuck in "indexing"
+        logger.exception("parsing document %s failed", doc.pk)
+        return _fail(doc.pk, "parse_error", f"The document could not be parsed ({exc.__class__.__name__}).")
+    if not parsed.nodes:
+        return _fail(doc.pk, "no_text", "No text was found in the document.")
+    _progress(doc.pk, 70, f"Saving {len(parsed.nodes)} clauses")
+
+    base_index = _base_ref_index(doc)
+    with transaction.atomic():
+        locked = Document.objects.select_for_update().filter(pk=doc.pk).first()
+        if locked is None:
+            return IndexOutcome("gone")
+        if locked.sha256 != digest:
+            # The file was replaced while we worked; the newer file's task will index it.
+            Document.objects.filter(pk=doc.pk).update(status=Document.Status.QUEUED)
+            return IndexOutcome("busy", message="file changed during indexing")
+        count = _store(locked, parsed, extracted.text, base_index)
+        update = {
+            "status": Document.Status.INDEXED,
+            "progress": 100,
+            "progress_note": "",
+            "error_code": "",
+            "error_message": "",
+            "indexed_sha256": digest,
+            "parser_version": PARSER_VERSION,
+            "text": extracted.text,
+            "tags": parsed.tags,
+            "node_count": count,
+            "media_type": extracted.media_type,
+            "indexed_at": timezone.now(),
+        }
+        if locked.guess_metadata:
+            if parsed.title:
+                update["title"] = _display_title(parsed.title)
+            update["kind"] = parsed.kind
+        if locked.effective_date is None and parsed.effective_date is not None:
+            update["effective_date"] = parsed.effective_date
+        Document.objects.filter(pk=doc.pk).update(**update)
+
+    doc.refresh_from_db()
+    document_write_navindex(document=doc)
+    # Amendments of this document may now resolve references into it.
+    for amendment in Document.objects.filter(amends=doc, status=Document.Status.INDEXED):
+        document_resolve_base_references(document=amendment)
+    return IndexOutcome("indexed", nodes=count)
+
+
+_SMALL = {"of", "and", "the", "to", "for", "in", "on", "or", "a", "an", "by", "with", "at", "as"}
+
+
+def _display_title(title: str) -> str:
+    """"SECOND AMENDMENT TO CREDIT AGREEMENT" -> "Second Amendment to Credit Agreement"."""
+    if not title.isupper():
+        return title[:300]
+    words = title.lower().split()
+    out = [w if (i and w in _SMALL) else w[:1].upper() + w[1:] for i, w in enumerate(words)]
+    return " ".join(out)[:300]
+
+
+def _db_ref_index(document: Document) -> tuple[RefIndex, list[int]]:
+    """A RefIndex over a stored document's nodes, and the database id of each index slot."""
+    rows = list(
+        Node.objects.filter(document=document)
+        .order_by("order")
+        .values_list("id", "parent_id", "kind", "label", "scope")
+    )
+    pos = {row[0]: i for i, row in enumerate(rows)}
+    nodes: list[ParsedNode] = []
+    for _id, _parent, kind, label, scope in rows:
+        nodes.append(ParsedNode(kind, "", label, "", 0, 0, 0, 0, 0, "", scope=scope))
+    for i, row in enumerate(rows):
+        if row[1] is not None and row[1] in pos:
+            nodes[i].parent = pos[row[1]]
+            nodes[pos[row[1]]].children.append(i)
+    return RefIndex(nodes), [row[0] for row in rows]
+
+
+def _base_ref_index(doc: Document) -> tuple[RefIndex, list[int]] | None:
+    base = doc.amends
+    if base is None or base.status != Document.Status.INDEXED:
+        return None
+    return _db_ref_index(base)
+
+
+def _store(
+    doc: Document,
+    parsed: ParsedDocument,
+    text: str,
+    base_index: tuple[RefIndex, list[int]] | None,
+) -> int:
+    Node.objects.filter(document=doc).delete()
+    rows = []
+    for order, nd in enumerate(parsed.nodes):
+        f = nd.flags
+        rows.append(
+            Node(
+                document=doc,
+                node_id=nd.node_id[:200],
+                order=order,
+                level=nd.level,
+                kind=nd.kind,
+                ref=nd.ref[:120],
+                label=nd.label[:120],
+                scope=nd.scope[:60],
+                heading=nd.heading[:300],
+                text=nd.text,
+                start=nd.start,
+                end=nd.end,
+                subtree_end=max(nd.subtree_end, nd.end),
+                is_definition=f.get("isDefinition", False),
+                has_money=f.get("hasMoney", False),
+                has_date=f.get("hasDate", False),
+                has_percentage=f.get("hasPercentage", False),
+                has_liability_limit=f.get("hasLiabilityLimit", False),
+                has_condition=f.get("hasCondition", False),
+                has_party=f.get("hasParty", False),
+                is_toc_entry=f.get("isTocEntry", False),
+                text_length=len(nd.text),
+                summary=nd.summary,
+                keywords=nd.keywords,
+            )
+        )
+    created = Node.objects.bulk_create(rows, batch_size=500)
+    ids = [n.pk for n in created]
+    if any(i is None for i in ids):  # a backend that does not return ids from bulk inserts
+        lookup = dict(Node.objects.filter(document=doc).values_list("order", "id"))
+        ids = [lookup[i] for i in range(len(rows))]
+    for row, nd, pk in zip(created, parsed.nodes, ids, strict=True):
+        row.pk = pk
+        row.parent_id = ids[nd.parent] if nd.parent is not None else None
+    Node.objects.bulk_update([r for r in created if r.parent_id], ["parent"], batch_size=500)
+
+    refs = []
+    for ref in parsed.refs:
+        target_id = ids[ref.target] if ref.target is not None else None
+        reason = ""
+        if target_id is None:
+            if base_index is not None and not ref.external:
+                found = base_index[0].resolve(ref.kind, ref.target_ref, "", None)
+                if found is not None:
+                    target_id = base_index[1][found]
+            if target_id is None:
+                reason = "external" if (ref.external or ref.qualifier) else "missing"
+        refs.append(
+            CrossReference(
+                source_id=ids[ref.source],
+                target_id=target_id,
+                kind=ref.kind,
+                text=ref.text[:300],
+                target_ref=ref.target_ref[:120],
+                qualifier=ref.qualifier[:200],
+                start=ref.start,
+                end=ref.end,
+                unresolved_reason=reason,
+            )
+        )
+    CrossReference.objects.bulk_create(refs, batch_size=1000)
+
+    terms = DefinedTerm.objects.bulk_create(
+        [DefinedTerm(document=doc, term=t.term[:200], defining_node_id=ids[t.node]) for t in parsed.terms],
+        batch_size=500,
+    )
+    term_ids = [t.pk for t in terms]
+    if any(i is None for i in term_ids):
+        lookup = dict(DefinedTerm.objects.filter(document=doc).values_list("term", "id"))
+        term_ids = [lookup[t.term[:200]] for t in parsed.terms]
+    through = DefinedTerm.used_in.through
+    uses = [
+        through(definedterm_id=tid, node_id=ids[n])
+        for tid, t in zip(term_ids, parsed.terms, strict=True)
+        for n in sorted(set(t.uses))
+    ]
+    through.objects.bulk_create(uses, batch_size=2000)
+    return len(rows)
+
+
+def document_resolve_base_references(*, document: Document) -> int:
+    """Resolve an amendment's references into the document it amends; returns how many."""
+    base_index = _base_ref_index(document)
+    if base_index is None:
+        return 0
+    index, ids = base_index
+    resolved = 0
+    with transaction.atomic():
+        pending = CrossReference.objects.select_for_update().filter(
+            source__document=document, target__isnull=True
+        )
+        for ref in pending:
+            if ref.unresolved_reason == "external" and not ref.qualifier:
+                continue  # a statute
+            found = index.resolve(ref.kind, ref.target_ref, "", None)
+            if found is not None:
+                ref.target_id = ids[found]
+                ref.unresolved_reason = ""
+                ref.save(update_fields=["target", "unresolved_reason"])
+                resolved += 1
+    if resolved:
+        document_write_navindex(document=document)
+    return resolved
+
+
+# --- navindex files -------------------------------------------------------------------------
+
+
+def document_navindex(*, document: Document) -> navindex.IndexDocument:
+    """The navindex of a stored document, built from its nodes and resolved references."""
+    nodes = list(
+        Node.objects.filter(document=document)
+        .order_by("order")
+        .only(
+            "id", "parent_id", "node_id", "ref", "heading", "summary", "keywords", "text",
+            "is_definition", "has_money", "has_date", "has_percentage", "has_liability_limit",
+            "has_condition", "has_party", "is_toc_entry",
+        )
+    )
+    xrefs: dict[int, list[str]] = {}
+    for source_id, target_node_id, target_doc_id in (
+        CrossReference.objects.filter(source__document=document, target__isnull=False)
+        .order_by("source_id", "start")
+        .values_list("source_id", "target__node_id", "target__document_id")
+    ):
+        ident = target_node_id if target_doc_id == document.pk else f"D{target_doc_id}:{target_node_id}"
+        lst = xrefs.setdefault(source_id, [])
+        if ident not in lst:
+            lst.append(ident)
+    items: dict[int, navindex.IndexNode] = {}
+    roots: list[navindex.IndexNode] = []
+    for n in nodes:
+        item = navindex.IndexNode(
+            node_id=n.node_id,
+            ref=n.ref,
+            title=n.heading,
+            summary=n.summary,
+            keywords=list(n.keywords or []),
+            text=n.text,
+            flags={name: getattr(n, attr) for name, attr in navindex.FLAG_FIELDS},
+            cross_refs=xrefs.get(n.pk, []),
+        )
+        items[n.pk] = item
+        parent = items.get(n.parent_id) if n.parent_id else None
+        (parent.children if parent is not None else roots).append(item)
+    tags = document.tags or {}
+    return navindex.IndexDocument(
+        key=document.key,
+        title=document.title,
+        kind=document.kind,
+        effective_date=document.effective_date.isoformat() if document.effective_date else None,
+        amends=document.amends.key if document.amends_id else None,
+        jurisdiction=str(tags.get("jurisdiction") or ""),
+        topics=list(tags.get("topics") or []),
+        roots=roots,
+    )
+
+
+def navindex_dir(matter_id: int) -> Path:
+    return Path(settings.NAVINDEX_DIR) / f"matter-{matter_id}"
+
+
+def document_write_navindex(*, document: Document, out_dir: Path | None = None) -> list[Path]:
+    """Write <doc>.index.json and <doc>.full.json (readable) and their .min.json forms."""
+    if document.status != Document.Status.INDEXED:
+        return []
+    built = document_navindex(document=document)
+    index = navindex.build_index(built)
+    full = navindex.build_full(built)
+    folder = out_dir or navindex_dir(document.matter_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, content in (
+        (f"{document.key}.index.json", navindex.dumps_readable(index)),
+        (f"{document.key}.full.json", navindex.dumps_readable(full)),
+        (f"{document.key}.index.min.json", navindex.dumps_optimised(index)),
+        (f"{document.key}.full.min.json", navindex.dumps_optimised(full)),
+    ):
+        path = folder / name
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(content, encoding="utf-8")
+        os.replace(tmp, path)  # readers never see a half-written file
+        written.append(path)
+    return written
+
+
+def document_delete(*, document: Document) -> None:
+    folder = navindex_dir(document.matter_id)
+    key = document.key
+    storage_name = document.source_file.name
+    storage = document.source_file.storage
+    document.delete()
+    for suffix in (".index.json", ".full.json", ".index.min.json", ".full.min.json"):
+        (folder / f"{key}{suffix}").unlink(missing_ok=True)
+    if storage_name and not Document.objects.filter(source_file=storage_name).exists():
+        storage.delete(storage_name)

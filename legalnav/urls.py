@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+from legalnav.core.views import healthz
+from legalnav.documents import views
+
+admin.site.site_header = "legalnav administration"
+admin.site.site_title = "legalnav"
+
+urlpatterns = [
+    path("", views.matter_list, name="matter-list"),
+    path("matters/<int:matter_id>/", views.matter_detail, name="matter-detail"),
+    path("documents/<int:document_id>/", views.document_detail, name="document-detail"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+]
