@@ -79,9 +79,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
     )
     # A file (not :memory:) so that a Celery worker in another process sees the test database.
-    _test_name = env_str("SQLITE_TEST_NAME", "")
-    if _test_name:
-        DATABASES["default"]["TEST"] = {"NAME": _test_name}
+    DATABASES["default"]["TEST"] = {
+        "NAME": env_str("SQLITE_TEST_NAME", str(VAR_DIR / "test-legalnav.sqlite3"))
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -127,7 +127,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_DEFAULT_QUEUE = "legalnav"
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "legalnav")
 
 LOGGING = {
     "version": 1,

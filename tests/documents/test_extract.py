@@ -31,7 +31,10 @@ from legalnav.documents.parsing.extract import (
 
 MB = 1024 * 1024
 LIMIT = 10 * MB
-REAL_FILE = Path("/work/shared/data/agreements/edgar2020/ud02.txt")
+#: A real EDGAR plain-text exhibit committed with the repository (see demo/SOURCES.md).
+REAL_FILE = (
+    Path(__file__).resolve().parents[2] / "demo" / "documents" / "coned-credit-agreement-2020.txt"
+)
 
 AGREEMENT_HTML = """<html><head><style>body { font-family: serif; font-size: 11pt }</style></head>
 <body>

@@ -49,7 +49,7 @@ _TITLE_WORDS = re.compile(
 _DATED = re.compile(
     r"(?:dated|effective|entered\s+into|made)(?:\s+and\s+entered\s+into)?\s+(?:as\s+of\s+|on\s+)?"
     r"(?:the\s+)?(?P<d>(?:January|February|March|April|May|June|July|August|September|October|"
-    r"November|December)\s+\d{1,2},?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?:January|"
+    r"November|December)\s+\d{1,2}\s*,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?:January|"
     r"February|March|April|May|June|July|August|September|October|November|December),?\s+\d{4})",
     re.IGNORECASE,
 )
@@ -60,13 +60,15 @@ def _guess_title(nodes: list[ParsedNode]) -> str:
         if nd.kind != "preamble":
             continue
         for line in nd.text.split("\n")[:12]:
-            line = line.strip()
+            line = line.strip()[:200]
             m = _TITLE_WORDS.search(line)
-            if m and len(line) <= 160:
+            if m:
                 upper_run = re.search(r"[A-Z0-9][A-Z0-9 ,.&’'()\-–]{6,}" + m.group(1).upper() + r"[A-Z ]*",
                                       line)
                 if upper_run:
-                    return re.sub(r"\s+", " ", upper_run.group(0)).strip(" ,.")
+                    title = re.sub(r"\s+", " ", upper_run.group(0)).strip(" ,.")
+                    # "$750,000,000 CREDIT AGREEMENT" -> "CREDIT AGREEMENT"
+                    return re.sub(r"^(?:U\.S\.\s*)?[$€£]?[\d,.]+\s*(?:MILLION\s+)?", "", title).strip()
     return ""
 
 
@@ -75,7 +77,7 @@ def _guess_date(text: str) -> date | None:
     if not m:
         return None
     raw = re.sub(r"(?<=\d)(st|nd|rd|th)", "", m.group("d"))
-    raw = re.sub(r"\bday\s+of\s+", "", raw).replace(",", "")
+    raw = re.sub(r"\bday\s+of\s+", "", raw).replace(",", " ")
     raw = re.sub(r"\s+", " ", raw).strip()
     for fmt in ("%B %d %Y", "%d %B %Y"):
         try:

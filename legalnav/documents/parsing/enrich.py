@@ -71,7 +71,7 @@ _ROLE_WORDS = re.compile(
 # --- cross-references -------------------------------------------------------------------------
 
 _LABEL = (
-    r"(?:\d{1,3}(?:\.\d{1,3}){0,3}[A-Za-z]?(?:\([a-zA-Z0-9]{1,5}\)){0,4}"
+    r"(?:\d{1,4}(?:\.\d{1,3}){0,3}(?![\d.]\d)(?:[A-Za-z](?![\w]))?(?:\([a-zA-Z0-9]{1,5}\)){0,4}"
     r"|\([a-zA-Z0-9]{1,5}\)(?:\([a-zA-Z0-9]{1,5}\)){0,3}"
     r"|[IVXL]{1,6}(?![\w])|[A-Z](?:-\d{1,2})?(?![\w]))"
 )
@@ -155,7 +155,7 @@ def extract_references(nodes: list[ParsedNode], text: str) -> list[ParsedRef]:
             qname = (m.group("qname") or "").strip()
             det = (m.group("det") or "").strip().lower()
             if qname:
-                qname = re.sub(r"\s+(?:of|and|the|on)$", "", qname)
+                qname = re.sub(r"\s+(?:of|and|the|on)$", "", qname).rstrip(".,;:’'")
                 if det == "this" or (det in ("", "such", "said") and _SELF.match(qname)):
                     qualifier = ""
                 elif _STATUTE.search(qname) and not re.search(r"Agreement|Amendment|Lease", qname):
@@ -164,8 +164,14 @@ def extract_references(nodes: list[ParsedNode], text: str) -> list[ParsedRef]:
                     qualifier = qname
             labels_text = m.group("labels")
             base = nd.start + m.start("labels")
+            previous = ""
             for lm in _LABEL_ITEM.finditer(labels_text):
                 label = lm.group(0)
+                if label.startswith("(") and previous and not previous.startswith("("):
+                    # "Section 2.07(b)(ii) and (iii)": the bare sub-clause continues the last one.
+                    head = previous[: previous.rfind("(")] if "(" in previous else previous
+                    label = head + label
+                previous = label
                 if kind in ("schedule", "exhibit", "annex", "appendix"):
                     if not (label[0].isupper() or label[0].isdigit()):
                         continue
@@ -342,7 +348,8 @@ _STOP = frozenset(
     when where whether which while who whom why will with within without would you your
     agreement section article clause respect including applicable time date party parties
     pursuant hereinafter thereto therein foregoing following otherwise set forth extent terms
-    term made make without limitation subject reasonable reasonably""".split()
+    term made make without limitation subject reasonable reasonably meaning means reserved
+    hereunder thereunder described""".split()
 )
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z\-]{3,}")
 _SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[A-Z(“\"])")

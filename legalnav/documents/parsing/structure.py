@@ -130,6 +130,7 @@ _NOW_THEREFORE = re.compile(r"^NOW,?\s+THEREFORE\b|^Now,?\s+[Tt]herefore\b")
 _SIGNATURES = re.compile(r"^IN\s+WITNESS\s+WHEREOF|^In\s+Witness\s+Whereof")
 _EDGAR_EXHIBIT = re.compile(r"^(?:EXHIBIT|Exhibit|EX-)\s*\d+(?:\.\d+)*\b")
 
+_NOT_TEXT = re.compile(r"[\s.:\-–—]")
 _SMALL_WORDS = {
     "of", "and", "the", "to", "for", "in", "on", "or", "a", "an", "by", "with", "at", "as",
     "upon", "under", "from", "its", "their", "into", "than", "other", "vs", "not", "no",
@@ -336,7 +337,10 @@ class _Parser:
             opened = self._try_heading(ln, boundary, content_lines_seen)
             if opened:
                 top = self.nodes[self.stack[-1]]
-                prev_heading_only = top.end <= top.start + len(top.ref) + len(top.heading) + 4
+                # A line holding only a label and heading ends like a sentence for the next line.
+                prev_heading_only = len(_NOT_TEXT.sub("", ln.text)) <= len(
+                    _NOT_TEXT.sub("", top.ref + top.heading)
+                ) + 2
                 # A heading alone on its line ("ARTICLE 1") takes the next short line as title.
                 if (not top.heading and top.kind in ("article", "schedule", "exhibit", "annex",
                                                      "appendix", "section")

@@ -1,0 +1,96 @@
+"""The result and error types of text extraction, and the constants they use.
+
+Nothing here imports a parser, so callers that only need to catch
+:class:`ExtractionError` or check :data:`SUPPORTED_EXTENSIONS` stay cheap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+ERROR_CODES: Final[frozenset[str]] = frozenset(
+    {"empty", "too_large", "unknown_type", "corrupt", "encrypted", "no_text"}
+)
+
+MEDIA_TYPE_TXT: Final = "text/plain"
+MEDIA_TYPE_HTML: Final = "text/html"
+MEDIA_TYPE_PDF: Final = "application/pdf"
+MEDIA_TYPE_DOCX: Final = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+MEDIA_TYPES: Final[dict[str, str]] = {
+    ".txt": MEDIA_TYPE_TXT,
+    ".htm": MEDIA_TYPE_HTML,
+    ".html": MEDIA_TYPE_HTML,
+    ".pdf": MEDIA_TYPE_PDF,
+    ".docx": MEDIA_TYPE_DOCX,
+}
+
+SUPPORTED_EXTENSIONS: Final[frozenset[str]] = frozenset(MEDIA_TYPES)
+
+#: The page-break line used by plain-text EDGAR exhibits.  HTML and DOCX page
+#: breaks are rendered as this line (with a blank line either side) so that the
+#: structure parser has a single page-break convention to recognise.
+PAGE_BREAK_LINE: Final = "-" * 80
+
+#: Separator between PDF pages.  The form feed is the traditional "new page"
+#: control character; the newlines keep it on a line of its own.
+PDF_PAGE_SEPARATOR: Final = "\n\f\n"
+
+#: Below this many non-whitespace characters per page on average, a PDF is
+#: treated as image-only.  Real text pages carry hundreds or thousands; a
+#: scanned page's text layer is empty or a stray page number.
+MIN_PDF_CHARS_PER_PAGE: Final = 20
+
+
+class ExtractionError(Exception):
+    """Extraction failed for a reason the user can act on.
+
+    ``code`` is machine-readable (one of :data:`ERROR_CODES`); ``message`` is one
+    plain sentence for the status line, and is also ``str(error)``.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in ERROR_CODES:  # a typo here would silently break UI mapping
+            raise ValueError(f"unknown extraction error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The default pickling replays ``self.args`` (just the message) into
+        # ``__init__``, which needs two arguments; Celery pickles exceptions
+        # when a task fails, so keep both.
+        return (self.__class__, (self.code, self.message))
+
+    def __repr__(self) -> str:
+        return f"ExtractionError({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True)
+class ExtractedText:
+    """The result of a successful extraction.
+
+    ``warnings`` are user-facing sentences about things that went partly wrong
+    (an encoding guess, an unreadable PDF page) but did not stop extraction.
+    """
+
+    text: str
+    media_type: str
+    pages: int | None
+    warnings: tuple[str, ...] = ()
+
+
+def _human_size(n: int) -> str:
+    """Format a byte count the way file browsers do (binary units, one decimal)."""
+    if n < 1024:
+        return f"{n} bytes"
+    value = float(n)
+    for unit in ("KB", "MB", "GB"):
+        value /= 1024
+        if value < 1024 or unit == "GB":
+            break
+    return f"{value:.1f} {unit}"
