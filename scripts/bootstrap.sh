@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Create .venv and install legalnav with everything its tests need. Safe to run repeatedly:
+# it reinstalls only when pyproject.toml changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-}
+if [ -z "$PY" ]; then
+  for candidate in python3.11 python3.12 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+      PY=$candidate
+      break
+    fi
+  done
+fi
+if [ -z "$PY" ]; then
+  echo "legalnav needs Python 3.11 or newer (set PYTHON=/path/to/python3.11)." >&2
+  exit 1
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=".venv/.legalnav-$(sha256sum pyproject.toml | cut -c1-16)"
+if [ -f "$stamp" ]; then
+  exit 0
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+# torch first, and the CPU build: otherwise sentence-transformers pulls a CUDA build of several GB.
+# A wheel already on this machine (pip's find-links) is used when there is one.
+if ! .venv/bin/python -c 'import torch' >/dev/null 2>&1; then
+  .venv/bin/python -m pip install --quiet "torch==2.13.0" --only-binary=:all: --no-index --find-links "${TORCH_WHEELS:-/opt/wheels}" 2>/dev/null \
+    || .venv/bin/python -m pip install --quiet "torch==2.13.0" --index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}"
+fi
+.venv/bin/python -m pip install --quiet -e '.[dev]'
+rm -f .venv/.legalnav-*
+touch "$stamp"
