@@ -193,3 +193,58 @@ def test_enqueue_runs_after_commit(matter, django_capture_on_commit_callbacks):
     assert len(callbacks) == 1
     doc.refresh_from_db()
     assert doc.status == Document.Status.INDEXED
+
+
+def _docx_bytes() -> bytes:
+    from docx import Document as Docx
+
+    d = Docx()
+    for line in (
+        "SUPPLY AGREEMENT",
+        "ARTICLE I",
+        "DEFINITIONS",
+        "Section 1.01. Definitions. In this Agreement:",
+        "“Products” means the goods listed in Schedule A.",
+        "ARTICLE II",
+        "SUPPLY",
+        "Section 2.01. Orders. Buyer shall order Products under Section 1.01.",
+    ):
+        d.add_paragraph(line)
+    buf = io.BytesIO()
+    d.save(buf)
+    return buf.getvalue()
+
+
+def _pdf_bytes() -> bytes:
+    import weasyprint
+
+    html = (
+        "<p>SUPPLY AGREEMENT</p><p>ARTICLE I</p><p>DEFINITIONS</p>"
+        "<p>Section 1.01. Definitions. In this Agreement:</p>"
+        "<p>“Products” means the goods listed in Schedule A.</p><p>ARTICLE II</p><p>SUPPLY</p>"
+        "<p>Section 2.01. Orders. Buyer shall order Products under Section 1.01.</p>"
+    )
+    return weasyprint.HTML(string=html).write_pdf()
+
+
+HTML_EXHIBIT = (
+    "<html><body><p align=center><b>SUPPLY AGREEMENT</b></p><p>ARTICLE I</p><p>DEFINITIONS</p>"
+    "<p>Section&nbsp;1.01. Definitions. In this Agreement:</p>"
+    "<p>&#8220;Products&#8221; means the goods listed in Schedule A.</p>"
+    "<hr style='page-break-after:always'><p>ARTICLE II</p><p>SUPPLY</p>"
+    "<p>Section 2.01. Orders. Buyer shall order Products under Section 1.01.</p></body></html>"
+).encode()
+
+
+@pytest.mark.parametrize(
+    ("filename", "make"),
+    [("supply.docx", _docx_bytes), ("supply.pdf", _pdf_bytes), ("supply.htm", lambda: HTML_EXHIBIT)],
+)
+def test_docx_pdf_and_html_become_clause_trees(matter, filename, make):
+    doc, _ = document_add(matter=matter, filename=filename, data=make(), enqueue=False)
+    assert document_index(document_id=doc.pk).status == "indexed"
+    ids = set(Node.objects.filter(document=doc).values_list("node_id", flat=True))
+    assert {"art1", "s1.01", "def:products", "art2", "s2.01"} <= ids
+    ref = CrossReference.objects.get(source__document=doc, source__node_id="s2.01")
+    assert ref.target.node_id == "s1.01"
+    assert DefinedTerm.objects.get(document=doc, term="Products").used_in.filter(node_id="s2.01").exists()

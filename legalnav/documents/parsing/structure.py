@@ -94,11 +94,16 @@ class Structure:
 # --- line patterns ----------------------------------------------------------------------------
 
 _TOC_TITLE = re.compile(
-    r"^(?:TABLE\s+OF\s+CONTENTS|Table\s+of\s+Contents|CONTENTS|INDEX)\s*(?:\((?:continued|cont\.?)\))?\s*:?$",
+    r"^(?:TABLE\s+OF\s+CONTENTS|CONTENTS|INDEX|INDEX\s+OF\s+(?:DEFINED\s+TERMS|DEFINITIONS|TERMS)|"
+    r"DEFINED\s+TERMS\s+INDEX|LIST\s+OF\s+DEFINED\s+TERMS)\s*(?:\((?:continued|cont\.?)\))?\s*:?$",
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(
     r"^(ARTICLE|Article|ART\.)\s+([IVXLC]+|\d{1,3}|[A-Z])(?![\w.]*\d)\b\.?\s*(?:[:\-–—.]\s*)?(.*)$"
+)
+# How a contents or defined-terms index line ends: a page number, or the section it points to.
+_TOC_LINE_END = re.compile(
+    r"(?:(?:\s|\.{2,}|…)\d{1,3}|\s\d{1,3}(?:\.\d{1,3})+(?:\([a-zA-Z0-9]{1,4}\))*|\s(?:Recitals?|Preamble))$"
 )
 _INLINE_SECTION = re.compile(r"\s(?:SECTION|Section)\s+\d{1,3}\.\d")
 _ROMAN_ARTICLE = re.compile(r"^([IVX]{1,5})\.\s+([A-Z][A-Z0-9 ,;:&'’\-–—]{2,80})$")
@@ -311,7 +316,13 @@ class _Parser:
                 blank_before = True
                 i += 1
                 continue
-            boundary = blank_before or prev is None or prev_heading_only or ends_sentence(prev.text)
+            # A new label counts only at a paragraph start: after a blank line, a heading, a
+            # sentence end, or a line well short of the wrap width (hard-wrapped lines run to
+            # the margin; a short line ended its paragraph).
+            boundary = (
+                blank_before or prev is None or prev_heading_only or ends_sentence(prev.text)
+                or len(prev.text) < 0.6 * self.width
+            )
             content_lines_seen += 1
 
             if _TOC_TITLE.match(ln.text) and not self._in_kind("toc"):
@@ -491,6 +502,11 @@ class _Parser:
             plausible = self.last_article.get(self.scope) is None and (
                 last is None or len(last) == 1 or numbers[0] == last[0] + 1
             )
+            if plausible and not m.group(2):
+                # "6." alone on its line is a heading only if a title follows it.
+                j = self._next_content(ln.index + 1)
+                nxt = self.lines[j].text if j is not None else ""
+                plausible = bool(nxt) and (nxt.isupper() or looks_like_title(nxt))
             if plausible and self._decimal_ok(numbers, False):
                 self._open_decimal(ln, off, f"{m.group(1)}.", str(numbers[0]), numbers, m.group(2))
                 return True
@@ -547,10 +563,17 @@ class _Parser:
             if not after:
                 return True
             rest = after
-        if rest.endswith((",", ";")) or (rest[:1].islower() and not rest.startswith(("to ", "of "))):
+        if rest.startswith(("to ", "of ")):
+            # "Schedule 1 to Credit Agreement" is a title; "Schedule 1 to the Agreement is
+            # hereby amended" is a sentence.
+            tail = re.sub(r"^(?:to|of)\s+(?:the\s+)?", "", rest)
+            if not (looks_like_title(tail.strip(" -–—:.")) or tail.isupper()):
+                return False
+            return True
+        if rest.endswith((",", ";")) or rest[:1].islower():
             return False
         if rest and not (looks_like_title(rest.strip(" -–—:.")) or rest.isupper()
-                         or rest.startswith(("to ", "of ", "-", "–", "—", ":"))):
+                         or rest.startswith(("-", "–", "—", ":"))):
             return False
         upper = m.group(1).isupper()
         if not upper and rest and rest[-1:] == "." and not looks_like_title(rest):
@@ -636,12 +659,25 @@ class _Parser:
         highest: dict[str, tuple[int, ...]] = {}
         j = i + 1
         content_since_last = 0
+        terms_index = False  # inside an index of defined terms: entries point anywhere
         while j < len(lines):
             ln = lines[j]
             if ln.artifact or not ln.text:
                 j += 1
                 continue
             t = ln.text
+            if _TOC_TITLE.match(t):
+                terms_index = terms_index or "TERM" in t.upper() or "DEFINITION" in t.upper()
+                last = j
+                j += 1
+                continue
+            if terms_index:
+                if is_prose(t) and not self._toc_resumes(j):
+                    break
+                if len(t) <= 90:
+                    last = j
+                j += 1
+                continue
             key = self._toc_key(t)
             if key is not None:
                 order = _toc_order(key)
@@ -655,7 +691,7 @@ class _Parser:
                 seen.add(key)
                 last = j
                 content_since_last = 0
-            elif re.search(r"(?:\s|\.{2,}|…)\d{1,3}$", t) or re.fullmatch(r"(?:Page|PAGE|\d{1,3}|[ivxlc]{1,6})", t):
+            elif _TOC_LINE_END.search(t) or re.fullmatch(r"(?:Page|PAGE|\d{1,3}|[ivxlc]{1,6})", t):
                 last = j
                 content_since_last = 0
             elif is_prose(t) and not _ATTACHMENT.match(t) and not self._toc_resumes(j):
