@@ -115,6 +115,47 @@ def mark_artifacts(lines: list[Line]) -> None:
             lines[i].artifact = True
 
 
+# Where a long line holds several provisions (a PDF page or an HTML paragraph flattened into one
+# line, as in many CUAD contracts), a new provision starts after a sentence end or a wide gap.
+_INLINE_START = re.compile(
+    r"(?:(?<=[.:;])\s+|\s{3,})(?="
+    r"\d{1,3}(?:\.\d{1,3})+\.?\s+[A-Z“\"(]"
+    r"|\d{1,3}\.\s+[A-Z“\"]"
+    r"|\((?:[a-z]{1,4}|[A-Z]|\d{1,2})\)\s+\S"
+    r"|(?:Section|SECTION|ARTICLE|Article)\s+[\dIVX]"
+    r"|(?:SCHEDULE|EXHIBIT|ANNEX|APPENDIX)\s+[A-Z0-9]"
+    r"|WHEREAS\b|IN WITNESS WHEREOF|NOW,? THEREFORE"
+    r"|[“\"][A-Z][^”\"]{0,80}[”\"]\s+(?:means|shall mean)\b"
+    r")"
+)
+LONG_LINE = 250
+
+
+def split_long_lines(lines: list[Line]) -> list[Line]:
+    """Cut lines longer than LONG_LINE where a numbered provision starts inside them.
+
+    The pieces keep exact offsets into the text, so nodes built from them still point at the
+    source. Ordinary hard-wrapped lines (about 80 characters) are never touched.
+    """
+    if not any(len(ln.raw) > LONG_LINE for ln in lines):
+        return lines
+    out: list[Line] = []
+    for ln in lines:
+        cuts = [0]
+        if len(ln.raw) > LONG_LINE and not ln.artifact:
+            cuts += [m.end() for m in _INLINE_START.finditer(ln.raw)]
+        cuts.append(len(ln.raw))
+        for a, b in zip(cuts, cuts[1:], strict=False):
+            if b <= a:
+                continue
+            raw = ln.raw[a:b]
+            if a and not raw.strip():
+                continue
+            out.append(Line(len(out), ln.start + a, ln.start + b, raw,
+                            raw.strip(" \t\r\u00a0\u200b\ufeff"), ln.artifact))
+    return out
+
+
 def wrap_width(lines: list[Line]) -> int:
     """The width at which the text was hard-wrapped (90th percentile of line lengths)."""
     lengths = sorted(len(ln.text) for ln in lines if ln.text and not ln.artifact)
@@ -129,7 +170,21 @@ _END_CHARS = frozenset('.:;!?”"’)]')
 def ends_sentence(text: str) -> bool:
     # An endswith test, not a regex: a "$"-anchored search scans the whole line.
     text = text.rstrip()
-    return bool(text) and (text[-1] in _END_CHARS or text.endswith((" and", " or", "—", "–")))
+    return bool(text) and (
+        text[-1] in _END_CHARS or text.endswith(("; and", "; or", ", and", ", or", "—", "–"))
+    )
+
+
+_CONTINUES = re.compile(
+    r"(?:\b(?:in|of|to|the|a|an|by|with|under|pursuant|and|or|for|from|at|on|as|than|that|which|"
+    r"per|into|upon|its|their|such|any|each|this|Section|Sections|Article|Articles|Schedule|"
+    r"Exhibit|clause|clauses|paragraph)|[,(])$"
+)
+
+
+def continues(text: str) -> bool:
+    """A line that ends mid-phrase ("… given to it in", "… pursuant to Section") runs on."""
+    return bool(_CONTINUES.search(text[-24:]))
 
 
 _ENUM_START = re.compile(r"^(?:\(\w{1,5}\)|[“\"]|\d+(?:\.\d+)*\.?\s|[A-Z]\.\s|Section\s|SECTION\s|ARTICLE\s)")

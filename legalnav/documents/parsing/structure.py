@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from legalnav.documents.parsing.layout import (
     Line,
     clean_span,
+    continues,
     ends_sentence,
     mark_artifacts,
     split_lines,
+    split_long_lines,
     wrap_width,
 )
 from legalnav.documents.parsing.numbering import (
@@ -103,8 +105,11 @@ _ARTICLE = re.compile(
 )
 # How a contents or defined-terms index line ends: a page number, or the section it points to.
 _TOC_LINE_END = re.compile(
-    r"(?:(?:\s|\.{2,}|…)\d{1,3}|\s\d{1,3}(?:\.\d{1,3})+(?:\([a-zA-Z0-9]{1,4}\))*|\s(?:Recitals?|Preamble))$"
+    r"(?:(?:\s|\.{2,}|…)\d{1,3}|\s\d{1,3}(?:\.\d{1,3})+(?:\([a-zA-Z0-9]{1,4}\))*|\s(?:Recitals?|Preamble)"
+    r"|[-–]\s*\d{1,3}\s*[-–])$"
 )
+# A contents page flattened into one line: "1.1 Affiliate 7 1.2 Agreement 7 1.3 …".
+_TOC_RUN = re.compile(r"\b\d{1,3}(?:\.\d{1,3})*\.?\s+[A-Z\[][^\d]{1,80}?\s\d{1,3}\b")
 _INLINE_SECTION = re.compile(r"\s(?:SECTION|Section)\s+\d{1,3}\.\d")
 _ROMAN_ARTICLE = re.compile(r"^([IVX]{1,5})\.\s+([A-Z][A-Z0-9 ,;:&'’\-–—]{2,80})$")
 # A label may be glued to its heading where a tab was lost in conversion: "Section 1.1Amounts".
@@ -193,9 +198,27 @@ def split_heading(rest: str) -> tuple[str, bool]:
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = split_lines(text)
-        mark_artifacts(self.lines)
+        lines = split_lines(text)
+        mark_artifacts(lines)
+        self.lines = split_long_lines(lines)
+        # "Table of Contents" printed on every page is a link back to the contents (EDGAR HTML
+        # filings), not a contents page: treat it as page furniture.
+        titles: dict[str, list[Line]] = {}
+        for ln in self.lines:
+            if ln.text and len(ln.text) < 40 and _TOC_TITLE.match(ln.text):
+                titles.setdefault(ln.text.lower(), []).append(ln)
+        for repeated in titles.values():
+            if len(repeated) >= 3:
+                kept = False  # the first occurrence that lists provisions is the real contents
+                for ln in repeated:
+                    if not kept and self._lists_contents(ln.index):
+                        kept = True
+                    else:
+                        ln.artifact = True
         self.width = wrap_width(self.lines)
+        # Text wrapped at a margin (EDGAR .txt) breaks lines mid-sentence; text with one
+        # paragraph per line (HTML, DOCX, most CUAD contracts) does not.
+        self.hard_wrapped = self.width <= 130
         self.nodes: list[ParsedNode] = []
         self.stack: list[int] = []
         self.toc_entries: list[TocEntry] = []
@@ -286,8 +309,12 @@ class _Parser:
             return False
         if numbers[0] > max(last[0], art or 0) + 2:
             return False
-        if numbers[0] > last[0] and len(numbers) >= 2 and numbers[1] > 3:
-            return False  # a new major number starts its sections again at 1
+        if numbers[0] > last[0]:
+            # A new major number starts its sections again at 1 ("2.1", "2.01", "3.1.1").
+            if any(n > (3 if i == 0 else 1) for i, n in enumerate(numbers[1:])):
+                return False
+            if numbers[0] > last[0] + 1 and len(numbers) > 1 and numbers[1] > 1:
+                return False
         if len(numbers) >= 2 and numbers[0] == last[0] and len(last) >= 2 and numbers[1] > last[1] + 6:
             return False
         return True
@@ -320,8 +347,9 @@ class _Parser:
             # sentence end, or a line well short of the wrap width (hard-wrapped lines run to
             # the margin; a short line ended its paragraph).
             boundary = (
-                blank_before or prev is None or prev_heading_only or ends_sentence(prev.text)
-                or len(prev.text) < 0.6 * self.width
+                blank_before or prev is None or prev_heading_only or not self.hard_wrapped
+                or ends_sentence(prev.text)
+                or (len(prev.text) < 0.6 * self.width and not continues(prev.text))
             )
             content_lines_seen += 1
 
@@ -349,8 +377,9 @@ class _Parser:
             if opened:
                 top = self.nodes[self.stack[-1]]
                 # A line holding only a label and heading ends like a sentence for the next line.
+                label_text = top.ref if top.heading in top.ref else top.ref + top.heading
                 prev_heading_only = len(_NOT_TEXT.sub("", ln.text)) <= len(
-                    _NOT_TEXT.sub("", top.ref + top.heading)
+                    _NOT_TEXT.sub("", label_text)
                 ) + 2
                 # A heading alone on its line ("ARTICLE 1") takes the next short line as title.
                 if (not top.heading and top.kind in ("article", "schedule", "exhibit", "annex",
@@ -691,7 +720,8 @@ class _Parser:
                 seen.add(key)
                 last = j
                 content_since_last = 0
-            elif _TOC_LINE_END.search(t) or re.fullmatch(r"(?:Page|PAGE|\d{1,3}|[ivxlc]{1,6})", t):
+            elif (_TOC_LINE_END.search(t) or re.fullmatch(r"(?:Page|PAGE|\d{1,3}|[ivxlc]{1,6})", t)
+                  or len(_TOC_RUN.findall(t)) >= 3):
                 last = j
                 content_since_last = 0
             elif is_prose(t) and not _ATTACHMENT.match(t) and not self._toc_resumes(j):
@@ -702,6 +732,21 @@ class _Parser:
                     break
             j += 1
         return last
+
+    def _lists_contents(self, i: int) -> bool:
+        """Whether the lines after a contents title really list numbered provisions."""
+        keys = 0
+        seen = 0
+        k = i + 1
+        while k < len(self.lines) and seen < 15:
+            t = self.lines[k].text
+            k += 1
+            if not t or self.lines[k - 1].artifact:
+                continue
+            seen += 1
+            if self._toc_key(t) is not None or len(_TOC_RUN.findall(t)) >= 2:
+                keys += 1
+        return keys >= 3
 
     def _toc_resumes(self, j: int) -> bool:
         """Whether contents-like lines follow within a few lines (a long entry title wrapped
