@@ -63,5 +63,7 @@ def env_secret(name: str) -> str:
             with open(path, encoding="utf-8") as fh:
                 return fh.read().strip()
         except OSError as exc:
-            raise ConfigError(f"{name}_FILE points at {path!r}, which cannot be read: {exc}") from exc
+            raise ConfigError(
+                f"{name}_FILE points at {path!r}, which cannot be read: {exc}"
+            ) from exc
     return os.environ.get(name, "")

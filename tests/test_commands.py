@@ -30,7 +30,9 @@ def test_load_demo_builds_an_indexed_matter_with_an_amendment_pair():
     docs = Document.objects.filter(matter=matter)
     assert docs.count() == 6 and set(docs.values_list("status", flat=True)) == {"indexed"}
     amendment = docs.get(kind="amendment", amends__isnull=False)
-    assert CrossReference.objects.filter(source__document=amendment, target__document=amendment.amends).exists()
+    assert CrossReference.objects.filter(
+        source__document=amendment, target__document=amendment.amends
+    ).exists()
     user = get_user_model().objects.get(username="demo")
     assert Membership.objects.filter(matter=matter, user=user, role="owner").exists()
     assert "is ready" in output
@@ -47,7 +49,16 @@ def test_ingest_reports_each_file_and_fails_when_one_cannot_be_indexed(tmp_path)
     empty.write_bytes(b"")
     err = StringIO()
     with pytest.raises(CommandError, match="2 of 3"):
-        call_command("ingest", str(good), str(bad), str(empty), "--matter", "Cargill", stdout=StringIO(), stderr=err)
+        call_command(
+            "ingest",
+            str(good),
+            str(bad),
+            str(empty),
+            "--matter",
+            "Cargill",
+            stdout=StringIO(),
+            stderr=err,
+        )
     assert "damaged" in err.getvalue() and "empty" in err.getvalue()
     assert Document.objects.get(original_filename=good.name).status == "indexed"
     assert Document.objects.get(original_filename="scan.pdf").status == "failed"

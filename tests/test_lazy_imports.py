@@ -8,7 +8,14 @@ import sys
 
 from tests.conftest import REPO
 
-HEAVY = ("torch", "sentence_transformers", "transformers", "anthropic", "qdrant_client", "weasyprint")
+HEAVY = (
+    "torch",
+    "sentence_transformers",
+    "transformers",
+    "anthropic",
+    "qdrant_client",
+    "weasyprint",
+)
 
 SCRIPT = f"""
 import os, sys
@@ -23,5 +30,7 @@ print(",".join(m for m in {HEAVY!r} if m in sys.modules))
 
 
 def test_web_process_does_not_import_heavy_libraries():
-    out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=REPO, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=REPO, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "", f"imported at start-up: {out.stdout.strip()}"

@@ -16,21 +16,28 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def indexed(matter):
     doc, _ = document_add(
-        matter=matter, filename="bioamber-development-agreement.txt",
-        data=demo_bytes("bioamber-development-agreement.txt"), enqueue=False,
+        matter=matter,
+        filename="bioamber-development-agreement.txt",
+        data=demo_bytes("bioamber-development-agreement.txt"),
+        enqueue=False,
     )
     document_index(document_id=doc.pk)
     return doc
 
 
 def test_pages_require_sign_in(client, indexed):
-    for url in (reverse("matter-list"), reverse("matter-detail", args=[indexed.matter_id]),
-                reverse("document-detail", args=[indexed.pk])):
+    for url in (
+        reverse("matter-list"),
+        reverse("matter-detail", args=[indexed.matter_id]),
+        reverse("document-detail", args=[indexed.pk]),
+    ):
         response = client.get(url)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_member_sees_matter_documents_and_clause_tree(client, owner, indexed, django_assert_max_num_queries):
+def test_member_sees_matter_documents_and_clause_tree(
+    client, owner, indexed, django_assert_max_num_queries
+):
     client.force_login(owner)
     response = client.get(reverse("matter-list"))
     assert indexed.matter.name in response.content.decode()
@@ -66,7 +73,9 @@ def test_matter_list_query_count_does_not_grow_with_matters(client, django_asser
 
 
 def test_polling_fragment_stops_when_nothing_is_indexing(client, owner, matter):
-    doc, _ = document_add(matter=matter, filename="a.txt", data=b"1. Term. One year.\n", enqueue=False)
+    doc, _ = document_add(
+        matter=matter, filename="a.txt", data=b"1. Term. One year.\n", enqueue=False
+    )
     client.force_login(owner)
     url = reverse("matter-detail", args=[matter.pk])
     busy = client.get(url, HTTP_HX_REQUEST="true")
@@ -87,11 +96,15 @@ def test_failed_document_shows_why(client, owner, matter):
 
 def test_document_text_is_escaped(client, owner, matter):
     hostile = b'1. Services. <script>alert("x")</script> and <b>bold</b> text.\n'
-    doc, _ = document_add(matter=matter, filename="hostile.txt", data=hostile, title="<i>T</i>", enqueue=False)
+    doc, _ = document_add(
+        matter=matter, filename="hostile.txt", data=hostile, title="<i>T</i>", enqueue=False
+    )
     document_index(document_id=doc.pk)
     client.force_login(owner)
     page = client.get(reverse("document-detail", args=[doc.pk])).content.decode()
-    assert "<script>alert" not in page and "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+    assert (
+        "<script>alert" not in page and "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
+    )
     assert "<i>T</i>" not in page
 
 

@@ -12,15 +12,38 @@ from legalnav.documents.services import document_reindex
 
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
-    list_display = ("title", "matter", "kind", "effective_date", "status", "progress", "node_count", "tree")
+    list_display = (
+        "title",
+        "matter",
+        "kind",
+        "effective_date",
+        "status",
+        "progress",
+        "node_count",
+        "tree",
+    )
     list_filter = ("status", "kind", "matter")
     search_fields = ("title", "original_filename", "sha256")
     raw_id_fields = ("amends",)
     list_select_related = ("matter",)
     readonly_fields = (
-        "sha256", "size_bytes", "media_type", "status", "progress", "progress_note", "error_code",
-        "error_message", "attempts", "indexed_sha256", "parser_version", "node_count",
-        "indexed_at", "created_at", "updated_at", "tags", "tree",
+        "sha256",
+        "size_bytes",
+        "media_type",
+        "status",
+        "progress",
+        "progress_note",
+        "error_code",
+        "error_message",
+        "attempts",
+        "indexed_sha256",
+        "parser_version",
+        "node_count",
+        "indexed_at",
+        "created_at",
+        "updated_at",
+        "tags",
+        "tree",
     )
     exclude = ("text",)
     actions = ("reindex", "force_reindex")
@@ -68,20 +91,59 @@ class ChildInline(admin.TabularInline):
 class NodeAdmin(admin.ModelAdmin):
     list_display = ("outline", "kind", "node_id", "document", "flags", "text_length")
     list_filter = (
-        "kind", "is_definition", "has_money", "has_date", "has_percentage", "has_liability_limit",
-        "has_condition", "has_party", "is_toc_entry", "document",
+        "kind",
+        "is_definition",
+        "has_money",
+        "has_date",
+        "has_percentage",
+        "has_liability_limit",
+        "has_condition",
+        "has_party",
+        "is_toc_entry",
+        "document",
     )
     search_fields = ("node_id", "ref", "heading", "text")
     list_select_related = ("document",)
     ordering = ("document_id", "order")
     list_per_page = 200
     inlines = (ChildInline,)
-    readonly_fields = ("document", "parent_link", "breadcrumbs", "references", "start", "end", "subtree_end")
+    readonly_fields = (
+        "document",
+        "parent_link",
+        "breadcrumbs",
+        "references",
+        "start",
+        "end",
+        "subtree_end",
+    )
     fields = (
-        "document", "breadcrumbs", "parent_link", "node_id", "kind", "ref", "label", "scope", "heading",
-        "text", "summary", "keywords", "references", "start", "end", "subtree_end", "level", "order",
-        "is_definition", "has_money", "has_date", "has_percentage", "has_liability_limit",
-        "has_condition", "has_party", "is_toc_entry", "text_length",
+        "document",
+        "breadcrumbs",
+        "parent_link",
+        "node_id",
+        "kind",
+        "ref",
+        "label",
+        "scope",
+        "heading",
+        "text",
+        "summary",
+        "keywords",
+        "references",
+        "start",
+        "end",
+        "subtree_end",
+        "level",
+        "order",
+        "is_definition",
+        "has_money",
+        "has_date",
+        "has_percentage",
+        "has_liability_limit",
+        "has_condition",
+        "has_party",
+        "is_toc_entry",
+        "text_length",
     )
 
     @admin.display(description="clause", ordering="order")
@@ -92,9 +154,14 @@ class NodeAdmin(admin.ModelAdmin):
     @admin.display(description="flags")
     def flags(self, obj: Node) -> str:
         names = [
-            ("def", obj.is_definition), ("$", obj.has_money), ("date", obj.has_date),
-            ("%", obj.has_percentage), ("cap", obj.has_liability_limit),
-            ("cond", obj.has_condition), ("party", obj.has_party), ("toc", obj.is_toc_entry),
+            ("def", obj.is_definition),
+            ("$", obj.has_money),
+            ("date", obj.has_date),
+            ("%", obj.has_percentage),
+            ("cap", obj.has_liability_limit),
+            ("cond", obj.has_condition),
+            ("party", obj.has_party),
+            ("toc", obj.is_toc_entry),
         ]
         return " ".join(n for n, on in names if on)
 
@@ -113,23 +180,35 @@ class NodeAdmin(admin.ModelAdmin):
             chain.append(node)
             node = node.parent
         chain.reverse()
-        return format_html_join(
-            " › ",
-            '<a href="{}">{}</a>',
-            ((reverse("admin:documents_node_change", args=[n.pk]), n.ref or n.node_id) for n in chain),
-        ) or "—"
+        return (
+            format_html_join(
+                " › ",
+                '<a href="{}">{}</a>',
+                (
+                    (reverse("admin:documents_node_change", args=[n.pk]), n.ref or n.node_id)
+                    for n in chain
+                ),
+            )
+            or "—"
+        )
 
     @admin.display(description="cross-references")
     def references(self, obj: Node) -> str:
         rows = obj.outgoing_refs.select_related("target", "target__document")
-        return format_html_join(
-            "<br>",
-            "{} → {}",
-            (
-                (r.text, r.target.node_id if r.target else f"unresolved ({r.unresolved_reason})")
-                for r in rows
-            ),
-        ) or "—"
+        return (
+            format_html_join(
+                "<br>",
+                "{} → {}",
+                (
+                    (
+                        r.text,
+                        r.target.node_id if r.target else f"unresolved ({r.unresolved_reason})",
+                    )
+                    for r in rows
+                ),
+            )
+            or "—"
+        )
 
 
 @admin.register(CrossReference)

@@ -52,7 +52,22 @@ def node_outline(*, document: Document) -> QuerySet[Node]:
     return (
         Node.objects.filter(document=document)
         .order_by("order")
-        .only("id", "node_id", "parent_id", "level", "kind", "ref", "heading", "text", "is_toc_entry",
-              "is_definition", "has_money", "has_date", "has_percentage", "has_liability_limit",
-              "has_condition", "has_party")
+        .only(
+            "id",
+            "node_id",
+            "parent_id",
+            "level",
+            "kind",
+            "ref",
+            "heading",
+            "text",
+            "is_toc_entry",
+            "is_definition",
+            "has_money",
+            "has_date",
+            "has_percentage",
+            "has_liability_limit",
+            "has_condition",
+            "has_party",
+        )
     )

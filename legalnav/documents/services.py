@@ -126,7 +126,9 @@ def document_reindex(*, document: Document, force: bool = False) -> None:
     fields: dict[str, object] = {"status": Document.Status.QUEUED, "progress": 0}
     if force:
         fields["indexed_sha256"] = ""
-    Document.objects.filter(pk=document.pk).exclude(status=Document.Status.INDEXING).update(**fields)
+    Document.objects.filter(pk=document.pk).exclude(status=Document.Status.INDEXING).update(
+        **fields
+    )
     document_enqueue_index(document=document)
 
 
@@ -199,7 +201,9 @@ def document_index(*, document_id: int) -> IndexOutcome:
         parsed = parse_document(extracted.text)
     except Exception as exc:  # a parser bug must not leave the document stuck in "indexing"
         logger.exception("parsing document %s failed", doc.pk)
-        return _fail(doc.pk, "parse_error", f"The document could not be parsed ({exc.__class__.__name__}).")
+        return _fail(
+            doc.pk, "parse_error", f"The document could not be parsed ({exc.__class__.__name__})."
+        )
     if not parsed.nodes:
         return _fail(doc.pk, "no_text", "No text was found in the document.")
     _progress(doc.pk, 70, f"Saving {len(parsed.nodes)} clauses")
@@ -248,7 +252,7 @@ _SMALL = {"of", "and", "the", "to", "for", "in", "on", "or", "a", "an", "by", "w
 
 
 def _display_title(title: str) -> str:
-    """"SECOND AMENDMENT TO CREDIT AGREEMENT" -> "Second Amendment to Credit Agreement"."""
+    """ "SECOND AMENDMENT TO CREDIT AGREEMENT" -> "Second Amendment to Credit Agreement"."""
     if not title.isupper():
         return title[:300]
     words = title.lower().split()
@@ -356,7 +360,10 @@ def _store(
     CrossReference.objects.bulk_create(refs, batch_size=1000)
 
     terms = DefinedTerm.objects.bulk_create(
-        [DefinedTerm(document=doc, term=t.term[:200], defining_node_id=ids[t.node]) for t in parsed.terms],
+        [
+            DefinedTerm(document=doc, term=t.term[:200], defining_node_id=ids[t.node])
+            for t in parsed.terms
+        ],
         batch_size=500,
     )
     term_ids = [t.pk for t in terms]
@@ -407,9 +414,22 @@ def document_navindex(*, document: Document) -> navindex.IndexDocument:
         Node.objects.filter(document=document)
         .order_by("order")
         .only(
-            "id", "parent_id", "node_id", "ref", "heading", "summary", "keywords", "text",
-            "is_definition", "has_money", "has_date", "has_percentage", "has_liability_limit",
-            "has_condition", "has_party", "is_toc_entry",
+            "id",
+            "parent_id",
+            "node_id",
+            "ref",
+            "heading",
+            "summary",
+            "keywords",
+            "text",
+            "is_definition",
+            "has_money",
+            "has_date",
+            "has_percentage",
+            "has_liability_limit",
+            "has_condition",
+            "has_party",
+            "is_toc_entry",
         )
     )
     xrefs: dict[int, list[str]] = {}
@@ -418,7 +438,9 @@ def document_navindex(*, document: Document) -> navindex.IndexDocument:
         .order_by("source_id", "start")
         .values_list("source_id", "target__node_id", "target__document_id")
     ):
-        ident = target_node_id if target_doc_id == document.pk else f"D{target_doc_id}:{target_node_id}"
+        ident = (
+            target_node_id if target_doc_id == document.pk else f"D{target_doc_id}:{target_node_id}"
+        )
         lst = xrefs.setdefault(source_id, [])
         if ident not in lst:
             lst.append(ident)

@@ -17,7 +17,9 @@ from legalnav.documents.models import Document
 
 @login_required
 def matter_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "matters/list.html", {"matters": selectors.matter_list(user=request.user)})
+    return render(
+        request, "matters/list.html", {"matters": selectors.matter_list(user=request.user)}
+    )
 
 
 @login_required

@@ -62,7 +62,11 @@ def node(parsed, node_id):
 def refs_from(parsed, node_id):
     idx = parsed.nodes.index(node(parsed, node_id))
     return [
-        (r.text.replace("\n", " "), r.target_ref, parsed.nodes[r.target].node_id if r.target is not None else None)
+        (
+            r.text.replace("\n", " "),
+            r.target_ref,
+            parsed.nodes[r.target].node_id if r.target is not None else None,
+        )
         for r in parsed.refs
         if r.source == idx
     ]
@@ -89,7 +93,9 @@ def test_relative_clause_reference_resolves_to_a_sibling(parsed):
 def test_exhibits_articles_and_statutes(parsed):
     assert ("Exhibit A", "A", "exA") in refs_from(parsed, "s2.07(a)")
     refs = {r.text: r for r in parsed.refs if parsed.nodes[r.source].node_id == "s2.08"}
-    assert refs["Article VII"].target is None and not refs["Article VII"].external  # no such article
+    assert (
+        refs["Article VII"].target is None and not refs["Article VII"].external
+    )  # no such article
     assert refs["Section 10"].external and refs["Section 10"].qualifier == "Securities Act"
 
 
@@ -101,7 +107,9 @@ def test_reference_to_another_instrument_is_kept_with_its_name(parsed):
 
 def test_defined_terms_in_both_forms_with_their_uses(parsed):
     terms = {t.term: t for t in parsed.terms}
-    assert {"Borrower", "Lender", "Lenders", "Agent", "Business Day", "Commitment", "Loan"} <= set(terms)
+    assert {"Borrower", "Lender", "Lenders", "Agent", "Business Day", "Commitment", "Loan"} <= set(
+        terms
+    )
     # "Loan" is defined twice; the "means"-style or parenthetical wins over "has the meaning".
     assert parsed.nodes[terms["Loan"].node].node_id == "s2.01"
     assert parsed.nodes[terms["Borrower"].node].kind == "preamble"
@@ -115,7 +123,9 @@ def test_flags(parsed):
     assert node(parsed, "s2.06").flags["hasPercentage"]
     assert not node(parsed, "s2.06").flags["hasMoney"]
     assert node(parsed, "s2.08").flags["hasLiabilityLimit"]
-    assert node(parsed, "preamble").flags["hasDate"] and node(parsed, "preamble").flags["isDefinition"]
+    assert (
+        node(parsed, "preamble").flags["hasDate"] and node(parsed, "preamble").flags["isDefinition"]
+    )
     assert node(parsed, "def:business-day").flags["isDefinition"]
     assert node(parsed, "s2.01").flags["hasParty"]
     assert not node(parsed, "s2.06").flags["isTocEntry"]
@@ -148,5 +158,9 @@ def test_real_agreement_references_resolve():
 
 def test_phrase_regex_prefers_the_longest_term():
     rx = phrase_regex(["Base Rate", "Base Rate Loan", "Loan"])
-    assert rx.findall("a Base Rate Loan and Loans at the Base Rate") == ["Base Rate Loan", "Loan", "Base Rate"]
+    assert rx.findall("a Base Rate Loan and Loans at the Base Rate") == [
+        "Base Rate Loan",
+        "Loan",
+        "Base Rate",
+    ]
     assert phrase_regex([]) is None

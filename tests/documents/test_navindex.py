@@ -9,17 +9,34 @@ from legalnav.documents import navindex
 
 def sample() -> navindex.IndexDocument:
     child = navindex.IndexNode(
-        node_id="s2.01(a)", ref="(a)", title="", summary="", keywords=[], text="(a) Loans.",
+        node_id="s2.01(a)",
+        ref="(a)",
+        title="",
+        summary="",
+        keywords=[],
+        text="(a) Loans.",
         flags={"hasMoney": True},
     )
     root = navindex.IndexNode(
-        node_id="s2.01", ref="Section 2.01", title="Commitments", summary="Commitments: each Lender lends.",
-        keywords=["lender", "commitment"], text="Section 2.01. Commitments. " + "x" * 300,
-        flags={"isDefinition": False, "hasDate": True}, cross_refs=["s1.01", "D3:s2.20"], children=[child],
+        node_id="s2.01",
+        ref="Section 2.01",
+        title="Commitments",
+        summary="Commitments: each Lender lends.",
+        keywords=["lender", "commitment"],
+        text="Section 2.01. Commitments. " + "x" * 300,
+        flags={"isDefinition": False, "hasDate": True},
+        cross_refs=["s1.01", "D3:s2.20"],
+        children=[child],
     )
     return navindex.IndexDocument(
-        key="D7", title="Credit Agreement", kind="agreement", effective_date="2020-04-06",
-        amends=None, jurisdiction="New York", topics=["loans"], roots=[root],
+        key="D7",
+        title="Credit Agreement",
+        kind="agreement",
+        effective_date="2020-04-06",
+        amends=None,
+        jurisdiction="New York",
+        topics=["loans"],
+        roots=[root],
     )
 
 

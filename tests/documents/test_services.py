@@ -71,7 +71,9 @@ def test_reindexing_an_unchanged_file_is_a_no_op(matter):
 
 def test_same_bytes_twice_give_the_same_document(matter):
     first = add(matter)
-    second, created = document_add(matter=matter, filename="copy.txt", data=demo_bytes(BIOAMBER), enqueue=False)
+    second, created = document_add(
+        matter=matter, filename="copy.txt", data=demo_bytes(BIOAMBER), enqueue=False
+    )
     assert second.pk == first.pk and not created
     assert Document.objects.filter(matter=matter).count() == 1
 
@@ -84,7 +86,9 @@ def test_same_bytes_twice_give_the_same_document(matter):
         ("notes.xyz", b"hello", "unknown_type"),
     ],
 )
-def test_files_that_cannot_be_documents_are_refused_and_nothing_is_stored(matter, filename, data, code):
+def test_files_that_cannot_be_documents_are_refused_and_nothing_is_stored(
+    matter, filename, data, code
+):
     with pytest.raises(DocumentRejected) as err:
         document_add(matter=matter, filename=filename, data=data, enqueue=False)
     assert err.value.code == code and filename in err.value.message
@@ -160,11 +164,17 @@ def test_unknown_document_id():
 @pytest.mark.parametrize("base_first", [True, False])
 def test_amendment_references_resolve_into_the_base_document(matter, base_first):
     base = add(matter, kind="agreement", title="Development Agreement")
-    amendment = add(matter, BIOAMBER_AMENDMENT, kind="amendment", title="First Amendment", amends=base)
+    amendment = add(
+        matter, BIOAMBER_AMENDMENT, kind="amendment", title="First Amendment", amends=base
+    )
     order = [base, amendment] if base_first else [amendment, base]
     for doc in order:
         assert document_index(document_id=doc.pk).status == "indexed"
-    ref = CrossReference.objects.filter(source__document=amendment, text="Section 2.2").select_related("target").first()
+    ref = (
+        CrossReference.objects.filter(source__document=amendment, text="Section 2.2")
+        .select_related("target")
+        .first()
+    )
     assert ref is not None and ref.target is not None
     assert ref.target.document_id == base.pk and ref.target.node_id == "s2.2"
     # The amendment's navindex names the base node with its document key.
@@ -172,7 +182,9 @@ def test_amendment_references_resolve_into_the_base_document(matter, base_first)
     xrefs = [x for root in built.roots for x in root.cross_refs]
     assert f"{base.key}:s2.2" in xrefs
     # A reference to another instrument that is not in the matter stays unresolved, with a reason.
-    other = CrossReference.objects.filter(source__document=amendment, qualifier="Commercial License").first()
+    other = CrossReference.objects.filter(
+        source__document=amendment, qualifier="Commercial License"
+    ).first()
     assert other.target is None and other.unresolved_reason == "external"
 
 
@@ -228,17 +240,21 @@ def _pdf_bytes() -> bytes:
 
 
 HTML_EXHIBIT = (
-    "<html><body><p align=center><b>SUPPLY AGREEMENT</b></p><p>ARTICLE I</p><p>DEFINITIONS</p>"
-    "<p>Section&nbsp;1.01. Definitions. In this Agreement:</p>"
-    "<p>&#8220;Products&#8221; means the goods listed in Schedule A.</p>"
-    "<hr style='page-break-after:always'><p>ARTICLE II</p><p>SUPPLY</p>"
-    "<p>Section 2.01. Orders. Buyer shall order Products under Section 1.01.</p></body></html>"
-).encode()
+    b"<html><body><p align=center><b>SUPPLY AGREEMENT</b></p><p>ARTICLE I</p><p>DEFINITIONS</p>"
+    b"<p>Section&nbsp;1.01. Definitions. In this Agreement:</p>"
+    b"<p>&#8220;Products&#8221; means the goods listed in Schedule A.</p>"
+    b"<hr style='page-break-after:always'><p>ARTICLE II</p><p>SUPPLY</p>"
+    b"<p>Section 2.01. Orders. Buyer shall order Products under Section 1.01.</p></body></html>"
+)
 
 
 @pytest.mark.parametrize(
     ("filename", "make"),
-    [("supply.docx", _docx_bytes), ("supply.pdf", _pdf_bytes), ("supply.htm", lambda: HTML_EXHIBIT)],
+    [
+        ("supply.docx", _docx_bytes),
+        ("supply.pdf", _pdf_bytes),
+        ("supply.htm", lambda: HTML_EXHIBIT),
+    ],
 )
 def test_docx_pdf_and_html_become_clause_trees(matter, filename, make):
     doc, _ = document_add(matter=matter, filename=filename, data=make(), enqueue=False)
@@ -247,4 +263,8 @@ def test_docx_pdf_and_html_become_clause_trees(matter, filename, make):
     assert {"art1", "s1.01", "def:products", "art2", "s2.01"} <= ids
     ref = CrossReference.objects.get(source__document=doc, source__node_id="s2.01")
     assert ref.target.node_id == "s1.01"
-    assert DefinedTerm.objects.get(document=doc, term="Products").used_in.filter(node_id="s2.01").exists()
+    assert (
+        DefinedTerm.objects.get(document=doc, term="Products")
+        .used_in.filter(node_id="s2.01")
+        .exists()
+    )

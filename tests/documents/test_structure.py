@@ -80,9 +80,15 @@ def test_table_of_contents_is_detected_and_its_sections_are_found(coned):
     assert toc.flags["isTocEntry"] and toc.kind == "toc"
     listed = {(e.kind, e.label) for e in parsed.toc_entries}
     assert ("section", "2.17") in listed and ("article", "9") in listed
-    found = {(n.kind, n.label) for n in parsed.nodes if n.kind in ("article", "section") and n.scope == ""}
+    found = {
+        (n.kind, n.label)
+        for n in parsed.nodes
+        if n.kind in ("article", "section") and n.scope == ""
+    }
     missing = {e for e in listed if e not in found}
-    assert len(missing) <= 1, missing  # the contents list one section twice; every other one is a node
+    assert len(missing) <= 1, (
+        missing
+    )  # the contents list one section twice; every other one is a node
 
 
 def test_recitals_signatures_and_exhibits(coned):
@@ -118,8 +124,14 @@ def test_node_ids_are_unique_and_stable(coned):
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("ARTICLE V\nCOVENANTS\nSection 5.17. Taxes. The Borrower shall pay.\n", [("article", "5"), ("section", "5.17")]),
-        ("1. Services. Consultant shall advise.\n\n2. Fees. Company shall pay.\n", [("section", "1"), ("section", "2")]),
+        (
+            "ARTICLE V\nCOVENANTS\nSection 5.17. Taxes. The Borrower shall pay.\n",
+            [("article", "5"), ("section", "5.17")],
+        ),
+        (
+            "1. Services. Consultant shall advise.\n\n2. Fees. Company shall pay.\n",
+            [("section", "1"), ("section", "2")],
+        ),
         ("1.1 Taxes.\n(a) first;\n(b) second:\n(i) one; and\n(ii) two.\n(A) big.\n", None),
     ],
 )
@@ -129,7 +141,11 @@ def test_label_styles(source, expected):
     if expected is not None:
         assert found == expected
     else:
-        labels = [(n.label, nodes[n.parent].label if n.parent is not None else None) for n in nodes if n.kind == "clause"]
+        labels = [
+            (n.label, nodes[n.parent].label if n.parent is not None else None)
+            for n in nodes
+            if n.kind == "clause"
+        ]
         assert labels == [("a", "1.1"), ("b", "1.1"), ("i", "b"), ("ii", "b"), ("A", "ii")]
 
 

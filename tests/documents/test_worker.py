@@ -63,9 +63,25 @@ def worker(redis_broker, tmp_path: Path):
     }
     log = open(tmp_path / "worker.log", "w+")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "legalnav", "worker", "--pool=solo", "-Q", queue,
-         "--loglevel=INFO", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "legalnav",
+            "worker",
+            "--pool=solo",
+            "-Q",
+            queue,
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     client = Celery(broker=redis_broker)
     yield client, queue, log
@@ -87,15 +103,19 @@ def wait_for(doc: Document, statuses: set[str], log, timeout: float = 90) -> Doc
             return doc
         time.sleep(0.2)
     log.seek(0)
-    raise AssertionError(f"document stayed {doc.status}; saw {sorted(seen)}\nworker log:\n{log.read()[-3000:]}")
+    raise AssertionError(
+        f"document stayed {doc.status}; saw {sorted(seen)}\nworker log:\n{log.read()[-3000:]}"
+    )
 
 
 @pytest.mark.django_db(transaction=True)
 def test_worker_indexes_a_document_from_the_redis_queue(matter, worker):
     client, queue, log = worker
     doc, _ = document_add(
-        matter=matter, filename="bioamber-development-agreement.txt",
-        data=demo_bytes("bioamber-development-agreement.txt"), enqueue=False,
+        matter=matter,
+        filename="bioamber-development-agreement.txt",
+        data=demo_bytes("bioamber-development-agreement.txt"),
+        enqueue=False,
     )
     client.send_task("legalnav.documents.tasks.index_document", args=[doc.pk], queue=queue)
     doc = wait_for(doc, {"indexed", "failed"}, log)
@@ -105,7 +125,9 @@ def test_worker_indexes_a_document_from_the_redis_queue(matter, worker):
 
     # The same task delivered twice (a redelivery after a lost ack) changes nothing.
     ids = sorted(Node.objects.filter(document=doc).values_list("pk", flat=True))
-    result_key = client.send_task("legalnav.documents.tasks.index_document", args=[doc.pk], queue=queue)
+    result_key = client.send_task(
+        "legalnav.documents.tasks.index_document", args=[doc.pk], queue=queue
+    )
     assert result_key.id
     time.sleep(3)
     doc.refresh_from_db()
@@ -116,7 +138,9 @@ def test_worker_indexes_a_document_from_the_redis_queue(matter, worker):
 @pytest.mark.django_db(transaction=True)
 def test_worker_marks_a_broken_file_failed(matter, worker):
     client, queue, log = worker
-    doc, _ = document_add(matter=matter, filename="scan.pdf", data=b"%PDF-1.4\nnot really", enqueue=False)
+    doc, _ = document_add(
+        matter=matter, filename="scan.pdf", data=b"%PDF-1.4\nnot really", enqueue=False
+    )
     client.send_task("legalnav.documents.tasks.index_document", args=[doc.pk], queue=queue)
     doc = wait_for(doc, {"indexed", "failed"}, log)
     assert doc.status == "failed" and doc.error_code == "corrupt"

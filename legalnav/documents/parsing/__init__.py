@@ -63,12 +63,15 @@ def _guess_title(nodes: list[ParsedNode]) -> str:
             line = line.strip()[:200]
             m = _TITLE_WORDS.search(line)
             if m:
-                upper_run = re.search(r"[A-Z0-9][A-Z0-9 ,.&’'()\-–]{6,}" + m.group(1).upper() + r"[A-Z ]*",
-                                      line)
+                upper_run = re.search(
+                    r"[A-Z0-9][A-Z0-9 ,.&’'()\-–]{6,}" + m.group(1).upper() + r"[A-Z ]*", line
+                )
                 if upper_run:
                     title = re.sub(r"\s+", " ", upper_run.group(0)).strip(" ,.")
                     # "$750,000,000 CREDIT AGREEMENT" -> "CREDIT AGREEMENT"
-                    return re.sub(r"^(?:U\.S\.\s*)?[$€£]?[\d,.]+\s*(?:MILLION\s+)?", "", title).strip()
+                    return re.sub(
+                        r"^(?:U\.S\.\s*)?[$€£]?[\d,.]+\s*(?:MILLION\s+)?", "", title
+                    ).strip()
     return ""
 
 
@@ -111,7 +114,9 @@ def parse_document(text: str) -> ParsedDocument:
     attach_term_uses(nodes, terms)
 
     defining = {t.node for t in terms}
-    party_terms = [t.term for t in terms if nodes[t.node].kind in ("preamble", "recitals", "recital")]
+    party_terms = [
+        t.term for t in terms if nodes[t.node].kind in ("preamble", "recitals", "recital")
+    ]
     party_rx = phrase_regex(party_terms)
     for idx, nd in enumerate(nodes):
         nd.flags = compute_flags(nd, idx in defining, party_rx)

@@ -77,12 +77,28 @@ _LABEL = (
 )
 _SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|and/or|through|to)\s+)"
 _KEYWORDS = {
-    "section": "section", "sections": "section", "subsection": "section", "subsections": "section",
-    "§": "section", "§§": "section", "article": "article", "articles": "article",
-    "clause": "clause", "clauses": "clause", "paragraph": "clause", "paragraphs": "clause",
-    "sub-clause": "clause", "subclause": "clause", "schedule": "schedule", "schedules": "schedule",
-    "exhibit": "exhibit", "exhibits": "exhibit", "annex": "annex", "annexes": "annex",
-    "appendix": "appendix", "appendices": "appendix",
+    "section": "section",
+    "sections": "section",
+    "subsection": "section",
+    "subsections": "section",
+    "§": "section",
+    "§§": "section",
+    "article": "article",
+    "articles": "article",
+    "clause": "clause",
+    "clauses": "clause",
+    "paragraph": "clause",
+    "paragraphs": "clause",
+    "sub-clause": "clause",
+    "subclause": "clause",
+    "schedule": "schedule",
+    "schedules": "schedule",
+    "exhibit": "exhibit",
+    "exhibits": "exhibit",
+    "annex": "annex",
+    "annexes": "annex",
+    "appendix": "appendix",
+    "appendices": "appendix",
 }
 _REF = re.compile(
     r"(?<![\w])(?P<kw>[Ss]ections?|SECTIONS?|[Ss]ubsections?|§§?|Articles?|ARTICLES?|article|"
@@ -98,7 +114,9 @@ _CLAUSE_OF_SECTION = re.compile(
     r"(?:[Ss]ection|SECTION)\s+(?P<sec>\d{1,3}(?:\.\d{1,3}){0,3}(?:\([a-zA-Z0-9]{1,5}\))*)"
 )
 _LABEL_ITEM = re.compile(_LABEL)
-_STATUTE = re.compile(r"\b(?:Act|Code|Regulations?|Rules?|U\.S\.C|Bankruptcy|Statute|Law|Directive|Treaty|Convention)\b")
+_STATUTE = re.compile(
+    r"\b(?:Act|Code|Regulations?|Rules?|U\.S\.C|Bankruptcy|Statute|Law|Directive|Treaty|Convention)\b"
+)
 _SELF = re.compile(r"^(?:Agreement|Amendment|Lease|Note|Guarant[ey]|Indenture|Plan)$")
 
 
@@ -127,9 +145,9 @@ _SUB = re.compile(r"\(([a-zA-Z0-9]{1,5})\)")
 
 
 def _split_label(label: str) -> tuple[str, list[str]]:
-    """"5.17(b)(ii)" -> ("5.17", ["b", "ii"]); "(b)" -> ("", ["b"])."""
+    """ "5.17(b)(ii)" -> ("5.17", ["b", "ii"]); "(b)" -> ("", ["b"])."""
     head = label.split("(", 1)[0]
-    return head, _SUB.findall(label[len(head):])
+    return head, _SUB.findall(label[len(head) :])
 
 
 def extract_references(nodes: list[ParsedNode], text: str) -> list[ParsedRef]:
@@ -141,8 +159,11 @@ def extract_references(nodes: list[ParsedNode], text: str) -> list[ParsedRef]:
         taken: list[tuple[int, int]] = []
         for m in _CLAUSE_OF_SECTION.finditer(chunk):
             target = m.group("sec") + m.group("sub")
-            refs.append(ParsedRef(idx, "section", m.group(0), target, nd.start + m.start(),
-                                  nd.start + m.end()))
+            refs.append(
+                ParsedRef(
+                    idx, "section", m.group(0), target, nd.start + m.start(), nd.start + m.end()
+                )
+            )
             taken.append((m.start(), m.end()))
         for m in _REF.finditer(chunk):
             if any(a <= m.start() < b for a, b in taken):
@@ -182,9 +203,18 @@ def extract_references(nodes: list[ParsedNode], text: str) -> list[ParsedRef]:
                     if not label[0].isdigit() and not label.startswith("("):
                         continue
                 s = base + lm.start()
-                refs.append(ParsedRef(idx, kind, text[nd.start + m.start() : base + lm.end()]
-                                      if lm.start() == 0 else label, label, s if lm.start() else nd.start + m.start(),
-                                      base + lm.end(), qualifier, external))
+                refs.append(
+                    ParsedRef(
+                        idx,
+                        kind,
+                        text[nd.start + m.start() : base + lm.end()] if lm.start() == 0 else label,
+                        label,
+                        s if lm.start() else nd.start + m.start(),
+                        base + lm.end(),
+                        qualifier,
+                        external,
+                    )
+                )
     return refs
 
 
@@ -240,7 +270,7 @@ class RefIndex:
         return None
 
     def _resolve_relative(self, subs: list[str], source: int) -> int | None:
-        """"clause (b)" means a sibling or a nearby sub-clause of the provision it is in."""
+        """ "clause (b)" means a sibling or a nearby sub-clause of the provision it is in."""
         if not subs:
             return None
         idx: int | None = source
@@ -361,22 +391,71 @@ def tokens(text: str) -> list[str]:
 
 # Cheap substring tests run first: Python's regex engine cannot skip ahead to an alternation of
 # word-bounded phrases, and these searches would otherwise dominate parsing time.
-_MONEY_HINTS = ("$", "€", "£", "¥", "ollar", "USD", "EUR", "GBP", "CHF", "JPY", "illion", "uro", "terling")
-_DATE_HINTS = ("day", "month", "year", "week", "/", "anniversary", "deadline", "later than",
-               "maturity date", "termination date", "jan", "feb", "mar", "apr", "may", "jun", "jul",
-               "aug", "sep", "oct", "nov", "dec", "-")
+_MONEY_HINTS = (
+    "$",
+    "€",
+    "£",
+    "¥",
+    "ollar",
+    "USD",
+    "EUR",
+    "GBP",
+    "CHF",
+    "JPY",
+    "illion",
+    "uro",
+    "terling",
+)
+_DATE_HINTS = (
+    "day",
+    "month",
+    "year",
+    "week",
+    "/",
+    "anniversary",
+    "deadline",
+    "later than",
+    "maturity date",
+    "termination date",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "may",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "oct",
+    "nov",
+    "dec",
+    "-",
+)
 _PERCENT_HINTS = ("%", "percent", "per cent", "basis point")
 _LIABILITY_HINTS = ("liab", "damages", "exclusive remedy")
-_CONDITION_HINTS = ("condition", "subject to", "provided", "in the event", "occurrence", "unless",
-                    "if and only if", "shall have been", "contingent")
+_CONDITION_HINTS = (
+    "condition",
+    "subject to",
+    "provided",
+    "in the event",
+    "occurrence",
+    "unless",
+    "if and only if",
+    "shall have been",
+    "contingent",
+)
 
 
-def _hinted(rx: re.Pattern[str], text: str, lower: str, hints: tuple[str, ...], *, cased: bool = False) -> bool:
+def _hinted(
+    rx: re.Pattern[str], text: str, lower: str, hints: tuple[str, ...], *, cased: bool = False
+) -> bool:
     haystack = text if cased else lower
     return any(h in haystack for h in hints) and rx.search(text) is not None
 
 
-def compute_flags(nd: ParsedNode, defines: bool, party_rx: re.Pattern[str] | None) -> dict[str, bool]:
+def compute_flags(
+    nd: ParsedNode, defines: bool, party_rx: re.Pattern[str] | None
+) -> dict[str, bool]:
     text = nd.text
     lower = text.lower()
     is_toc = nd.kind == "toc"
@@ -387,7 +466,8 @@ def compute_flags(nd: ParsedNode, defines: bool, party_rx: re.Pattern[str] | Non
         "hasPercentage": _hinted(_PERCENT, text, lower, _PERCENT_HINTS),
         "hasLiabilityLimit": _hinted(_LIABILITY, text, lower, _LIABILITY_HINTS),
         "hasCondition": _hinted(_CONDITION, text, lower, _CONDITION_HINTS),
-        "hasParty": not is_toc and bool((party_rx and party_rx.search(text)) or _ROLE_WORDS.search(text)),
+        "hasParty": not is_toc
+        and bool((party_rx and party_rx.search(text)) or _ROLE_WORDS.search(text)),
         "isTocEntry": is_toc,
     }
 
@@ -396,9 +476,9 @@ def summarise(nd: ParsedNode, limit_words: int = 28) -> str:
     """A short extractive summary: the heading and the provision's first sentence."""
     body = nd.text
     if nd.ref and body.startswith(nd.ref):
-        body = body[len(nd.ref):].lstrip(" .:-–—")
+        body = body[len(nd.ref) :].lstrip(" .:-–—")
     if nd.heading and body.startswith(nd.heading):
-        body = body[len(nd.heading):].lstrip(" .:-–—")
+        body = body[len(nd.heading) :].lstrip(" .:-–—")
     first = _SENTENCE.split(body.replace("\n", " "), maxsplit=1)[0] if body else ""
     words = first.split()
     if len(words) > limit_words:

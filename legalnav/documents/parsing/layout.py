@@ -151,8 +151,16 @@ def split_long_lines(lines: list[Line]) -> list[Line]:
             raw = ln.raw[a:b]
             if a and not raw.strip():
                 continue
-            out.append(Line(len(out), ln.start + a, ln.start + b, raw,
-                            raw.strip(" \t\r\u00a0\u200b\ufeff"), ln.artifact))
+            out.append(
+                Line(
+                    len(out),
+                    ln.start + a,
+                    ln.start + b,
+                    raw,
+                    raw.strip(" \t\r\u00a0\u200b\ufeff"),
+                    ln.artifact,
+                )
+            )
     return out
 
 
@@ -187,7 +195,9 @@ def continues(text: str) -> bool:
     return bool(_CONTINUES.search(text[-24:]))
 
 
-_ENUM_START = re.compile(r"^(?:\(\w{1,5}\)|[“\"]|\d+(?:\.\d+)*\.?\s|[A-Z]\.\s|Section\s|SECTION\s|ARTICLE\s)")
+_ENUM_START = re.compile(
+    r"^(?:\(\w{1,5}\)|[“\"]|\d+(?:\.\d+)*\.?\s|[A-Z]\.\s|Section\s|SECTION\s|ARTICLE\s)"
+)
 
 
 def clean_span(lines: list[Line], first: int, last: int, start: int, end: int, width: int) -> str:
@@ -224,7 +234,9 @@ def clean_span(lines: list[Line], first: int, last: int, start: int, end: int, w
             breaks = False
             if gap:
                 # A blank run caused by a page break in mid-sentence does not end a paragraph.
-                breaks = not (gap_was_page_break and not ends_sentence(prev_text) and piece[:1].islower())
+                breaks = not (
+                    gap_was_page_break and not ends_sentence(prev_text) and piece[:1].islower()
+                )
             elif ends_sentence(prev_text) and (
                 len(prev_line.text) < width - 12 or _ENUM_START.match(piece)
             ):

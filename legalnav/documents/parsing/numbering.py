@@ -25,8 +25,19 @@ def roman_to_int(s: str) -> int | None:
 def int_to_roman(n: int) -> str:
     out = []
     for value, sym in (
-        (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-        (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
     ):
         while n >= value:
             out.append(sym)
@@ -47,7 +58,7 @@ def alpha_ordinal(s: str) -> int | None:
 
 
 def article_number(label: str) -> int | None:
-    """"V" -> 5, "5" -> 5, "A" -> 1 (some agreements letter their articles)."""
+    """ "V" -> 5, "5" -> 5, "A" -> 1 (some agreements letter their articles)."""
     if label.isdigit():
         return int(label)
     r = roman_to_int(label)
@@ -63,7 +74,7 @@ def decimal_tuple(label: str) -> tuple[int, ...]:
 
 
 def normalise_decimal(label: str) -> str:
-    """"5.01" and "5.1" are different clauses in the same document, so keep the digits as
+    """ "5.01" and "5.1" are different clauses in the same document, so keep the digits as
     printed but drop a trailing dot and leading zeros of the first part ("05.1" -> "5.1")."""
     parts = label.rstrip(".").split(".")
     if parts and parts[0].isdigit():

@@ -142,8 +142,31 @@ _EDGAR_EXHIBIT = re.compile(r"^(?:EXHIBIT|Exhibit|EX-)\s*\d+(?:\.\d+)*\b")
 
 _NOT_TEXT = re.compile(r"[\s.:\-–—]")
 _SMALL_WORDS = {
-    "of", "and", "the", "to", "for", "in", "on", "or", "a", "an", "by", "with", "at", "as",
-    "upon", "under", "from", "its", "their", "into", "than", "other", "vs", "not", "no",
+    "of",
+    "and",
+    "the",
+    "to",
+    "for",
+    "in",
+    "on",
+    "or",
+    "a",
+    "an",
+    "by",
+    "with",
+    "at",
+    "as",
+    "upon",
+    "under",
+    "from",
+    "its",
+    "their",
+    "into",
+    "than",
+    "other",
+    "vs",
+    "not",
+    "no",
 }
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*")
 
@@ -315,7 +338,12 @@ class _Parser:
                 return False
             if numbers[0] > last[0] + 1 and len(numbers) > 1 and numbers[1] > 1:
                 return False
-        if len(numbers) >= 2 and numbers[0] == last[0] and len(last) >= 2 and numbers[1] > last[1] + 6:
+        if (
+            len(numbers) >= 2
+            and numbers[0] == last[0]
+            and len(last) >= 2
+            and numbers[1] > last[1] + 6
+        ):
             return False
         return True
 
@@ -347,7 +375,10 @@ class _Parser:
             # sentence end, or a line well short of the wrap width (hard-wrapped lines run to
             # the margin; a short line ended its paragraph).
             boundary = (
-                blank_before or prev is None or prev_heading_only or not self.hard_wrapped
+                blank_before
+                or prev is None
+                or prev_heading_only
+                or not self.hard_wrapped
                 or ends_sentence(prev.text)
                 or (len(prev.text) < 0.6 * self.width and not continues(prev.text))
             )
@@ -356,17 +387,38 @@ class _Parser:
             if _TOC_TITLE.match(ln.text) and not self._in_kind("toc"):
                 end_i = self._toc_end(i)
                 self._pop_for_rank(RANK_TOP)
-                toc = ParsedNode("toc", "", "toc", "Table of Contents", ln.content_start,
-                                 lines[end_i].content_end, i, end_i, RANK_TOP, "top")
+                toc = ParsedNode(
+                    "toc",
+                    "",
+                    "toc",
+                    "Table of Contents",
+                    ln.content_start,
+                    lines[end_i].content_end,
+                    i,
+                    end_i,
+                    RANK_TOP,
+                    "top",
+                )
                 self._open(toc)
                 self._collect_toc_entries(i, end_i)
                 # What follows the contents (title, parties) is a fresh preamble.
                 nxt = self._next_content(end_i + 1)
                 if nxt is not None:
                     self._pop_for_rank(RANK_TOP)
-                    self._open(ParsedNode("preamble", "", "preamble", "Preamble",
-                                          lines[nxt].content_start, lines[nxt].content_start,
-                                          nxt, nxt, RANK_TOP, "top"))
+                    self._open(
+                        ParsedNode(
+                            "preamble",
+                            "",
+                            "preamble",
+                            "Preamble",
+                            lines[nxt].content_start,
+                            lines[nxt].content_start,
+                            nxt,
+                            nxt,
+                            RANK_TOP,
+                            "top",
+                        )
+                    )
                 prev = lines[end_i]
                 prev_heading_only = True
                 blank_before = True
@@ -378,18 +430,25 @@ class _Parser:
                 top = self.nodes[self.stack[-1]]
                 # A line holding only a label and heading ends like a sentence for the next line.
                 label_text = top.ref if top.heading in top.ref else top.ref + top.heading
-                prev_heading_only = len(_NOT_TEXT.sub("", ln.text)) <= len(
-                    _NOT_TEXT.sub("", label_text)
-                ) + 2
+                prev_heading_only = (
+                    len(_NOT_TEXT.sub("", ln.text)) <= len(_NOT_TEXT.sub("", label_text)) + 2
+                )
                 # A heading alone on its line ("ARTICLE 1") takes the next short line as title.
-                if (not top.heading and top.kind in ("article", "schedule", "exhibit", "annex",
-                                                     "appendix", "section")
-                        and top.end == ln.content_end and top.end - top.start <= len(top.ref) + 2):
+                if (
+                    not top.heading
+                    and top.kind
+                    in ("article", "schedule", "exhibit", "annex", "appendix", "section")
+                    and top.end == ln.content_end
+                    and top.end - top.start <= len(top.ref) + 2
+                ):
                     j = self._next_content(i + 1)
                     if j is not None and j - i <= 3:
                         cand = lines[j].text
-                        if (len(cand) <= 100 and not self._is_label_line(cand)
-                                and (cand.isupper() or looks_like_title(cand))):
+                        if (
+                            len(cand) <= 100
+                            and not self._is_label_line(cand)
+                            and (cand.isupper() or looks_like_title(cand))
+                        ):
                             top.heading = cand.rstrip(".:")
                             top.end = lines[j].content_end
                             top.last_line = j
@@ -421,13 +480,18 @@ class _Parser:
 
     def _is_label_line(self, s: str) -> bool:
         return bool(
-            _ARTICLE.match(s) or _SECTION.match(s) or _DECIMAL.match(s) or _PAREN.match(s)
+            _ARTICLE.match(s)
+            or _SECTION.match(s)
+            or _DECIMAL.match(s)
+            or _PAREN.match(s)
             or _TOP_NUMBER.match(s)
-            or _ATTACHMENT.match(s) or _DEFINITION.match(s)
+            or _ATTACHMENT.match(s)
+            or _DEFINITION.match(s)
         )
 
-    def _try_heading(self, ln: Line, boundary: bool, seen: int, s: str | None = None,
-                     off: int | None = None) -> bool:
+    def _try_heading(
+        self, ln: Line, boundary: bool, seen: int, s: str | None = None, off: int | None = None
+    ) -> bool:
         """Open the node(s) that the line (or the part of it from ``off``) starts, if any."""
         if s is None or off is None:
             s = ln.text
@@ -435,8 +499,20 @@ class _Parser:
         # Signature block.
         if boundary and _SIGNATURES.match(s):
             self._pop_for_rank(RANK_TOP)
-            self._open(ParsedNode("signatures", "", "signatures", "Signatures", off,
-                                  ln.content_end, ln.index, ln.index, RANK_TOP, "top"))
+            self._open(
+                ParsedNode(
+                    "signatures",
+                    "",
+                    "signatures",
+                    "Signatures",
+                    off,
+                    ln.content_end,
+                    ln.index,
+                    ln.index,
+                    RANK_TOP,
+                    "top",
+                )
+            )
             return True
         # Schedules, exhibits, annexes, appendices.
         m = _ATTACHMENT.match(s)
@@ -446,9 +522,18 @@ class _Parser:
             rest = m.group(3).strip(" -–—:.")
             self._pop_for_rank(RANK_ATTACHMENT)
             self.scope = ""
-            node = ParsedNode(kind, f"{m.group(1)} {label}", label.upper() if not label[0].isdigit() else label,
-                              rest if rest else "", off, ln.content_end, ln.index, ln.index,
-                              RANK_ATTACHMENT, "attachment")
+            node = ParsedNode(
+                kind,
+                f"{m.group(1)} {label}",
+                label.upper() if not label[0].isdigit() else label,
+                rest if rest else "",
+                off,
+                ln.content_end,
+                ln.index,
+                ln.index,
+                RANK_ATTACHMENT,
+                "attachment",
+            )
             idx = self._open(node)
             self.scope = f"{ATTACHMENT_KINDS[kind]}{node.label}"
             self.nodes[idx].scope = ""
@@ -458,27 +543,70 @@ class _Parser:
         # Recitals.
         if boundary and _RECITALS_TITLE.match(s) and not self._in_kind("recitals"):
             self._pop_for_rank(RANK_TOP)
-            self._open(ParsedNode("recitals", s, "recitals", "Recitals", off, ln.content_end,
-                                  ln.index, ln.index, RANK_TOP, "top"))
+            self._open(
+                ParsedNode(
+                    "recitals",
+                    s,
+                    "recitals",
+                    "Recitals",
+                    off,
+                    ln.content_end,
+                    ln.index,
+                    ln.index,
+                    RANK_TOP,
+                    "top",
+                )
+            )
             return True
-        if boundary and (_WHEREAS.match(s) or (_NOW_THEREFORE.match(s) and self._in_kind("recitals"))):
+        if boundary and (
+            _WHEREAS.match(s) or (_NOW_THEREFORE.match(s) and self._in_kind("recitals"))
+        ):
             if not self._in_kind("recitals"):
                 self._pop_for_rank(RANK_TOP)
-                self._open(ParsedNode("recitals", "", "recitals", "Recitals", off, off,
-                                      ln.index, ln.index, RANK_TOP, "top"))
+                self._open(
+                    ParsedNode(
+                        "recitals",
+                        "",
+                        "recitals",
+                        "Recitals",
+                        off,
+                        off,
+                        ln.index,
+                        ln.index,
+                        RANK_TOP,
+                        "top",
+                    )
+                )
             pos = self._find_style("whereas")
             if pos is not None:
                 del self.stack[pos:]
             else:
                 while self.nodes[self.stack[-1]].kind != "recitals":
                     self.stack.pop()
-            count = sum(1 for c in self.nodes[self.stack[-1]].children
-                        if self.nodes[c].style == "whereas") + 1
+            count = (
+                sum(
+                    1
+                    for c in self.nodes[self.stack[-1]].children
+                    if self.nodes[c].style == "whereas"
+                )
+                + 1
+            )
             is_now = bool(_NOW_THEREFORE.match(s))
-            self._open(ParsedNode("recital", "NOW, THEREFORE" if is_now else "WHEREAS",
-                                  "now-therefore" if is_now else str(count),
-                                  "Agreement to the terms" if is_now else "", off, ln.content_end,
-                                  ln.index, ln.index, -1, "whereas", count))
+            self._open(
+                ParsedNode(
+                    "recital",
+                    "NOW, THEREFORE" if is_now else "WHEREAS",
+                    "now-therefore" if is_now else str(count),
+                    "Agreement to the terms" if is_now else "",
+                    off,
+                    ln.content_end,
+                    ln.index,
+                    ln.index,
+                    -1,
+                    "whereas",
+                    count,
+                )
+            )
             return True
         # Articles.
         m = _ARTICLE.match(s)
@@ -489,9 +617,16 @@ class _Parser:
             upper_kw = m.group(1) in ("ARTICLE", "ART.")
             inline = _INLINE_SECTION.search(rest)
             title_part = rest[: inline.start()] if inline else rest
-            if num is not None and (prev_art is None or num > prev_art) and (
-                upper_kw or not title_part or looks_like_title(split_heading(title_part)[0] or title_part[:60])
-            ) and (prev_art is None or num <= prev_art + 3):
+            if (
+                num is not None
+                and (prev_art is None or num > prev_art)
+                and (
+                    upper_kw
+                    or not title_part
+                    or looks_like_title(split_heading(title_part)[0] or title_part[:60])
+                )
+                and (prev_art is None or num <= prev_art + 3)
+            ):
                 heading, _ = split_heading(title_part)
                 self._open_article(ln, off, f"{m.group(1)} {m.group(2)}", num, heading)
                 if inline:
@@ -503,7 +638,11 @@ class _Parser:
         if m and boundary:
             num = roman_to_int(m.group(1))
             prev_art = self.last_article.get(self.scope)
-            if num is not None and (prev_art is None or num == prev_art + 1) and (num == 1 or prev_art):
+            if (
+                num is not None
+                and (prev_art is None or num == prev_art + 1)
+                and (num == 1 or prev_art)
+            ):
                 self._open_article(ln, off, f"{m.group(1)}.", num, m.group(2).strip())
                 return True
         # Sections: "Section 5.17", "5.17", "5.".
@@ -517,14 +656,20 @@ class _Parser:
             rest = m.group(3) if keyword else m.group(2)
             label = normalise_decimal(raw)
             numbers = decimal_tuple(label)
-            if numbers and self._decimal_ok(numbers, keyword) and (
-                not rest or rest[:1].isupper() or rest[:1] in "“\"(["
+            if (
+                numbers
+                and self._decimal_ok(numbers, keyword)
+                and (not rest or rest[:1].isupper() or rest[:1] in '“"([')
             ):
                 ref = f"{m.group(1)} {raw}" if keyword else raw
                 self._open_decimal(ln, off, ref, label, numbers, rest)
                 return True
         m = _TOP_NUMBER.match(s)
-        if m and boundary and (not m.group(2) or m.group(2)[:1].isupper() or m.group(2)[:1] in "“\"("):
+        if (
+            m
+            and boundary
+            and (not m.group(2) or m.group(2)[:1].isupper() or m.group(2)[:1] in '“"(')
+        ):
             numbers = (int(m.group(1)),)
             last = self.last_decimal.get(self.scope)
             # Inside articles, or after "5.17"-style numbering, a bare "7." is a list item.
@@ -551,8 +696,21 @@ class _Parser:
                 if pos is not None:
                     del self.stack[pos:]
                 heading, _ = split_heading(m.group(2))
-                self._open(ParsedNode("clause", f"{m.group(1)}.", m.group(1), heading, off,
-                                      ln.content_end, ln.index, ln.index, -1, "d_A", ordinal))
+                self._open(
+                    ParsedNode(
+                        "clause",
+                        f"{m.group(1)}.",
+                        m.group(1),
+                        heading,
+                        off,
+                        ln.content_end,
+                        ln.index,
+                        ln.index,
+                        -1,
+                        "d_A",
+                        ordinal,
+                    )
+                )
                 return True
         # Definitions: “Term” means …
         m = _DEFINITION.match(s)
@@ -562,8 +720,20 @@ class _Parser:
                 pos = self._find_style("def")
                 if pos is not None:
                     del self.stack[pos:]
-                self._open(ParsedNode("definition", f"“{term}”", term, term, off, ln.content_end,
-                                      ln.index, ln.index, -1, "def"))
+                self._open(
+                    ParsedNode(
+                        "definition",
+                        f"“{term}”",
+                        term,
+                        term,
+                        off,
+                        ln.content_end,
+                        ln.index,
+                        ln.index,
+                        -1,
+                        "def",
+                    )
+                )
                 return True
         return False
 
@@ -601,8 +771,11 @@ class _Parser:
             return True
         if rest.endswith((",", ";")) or rest[:1].islower():
             return False
-        if rest and not (looks_like_title(rest.strip(" -–—:.")) or rest.isupper()
-                         or rest.startswith(("-", "–", "—", ":"))):
+        if rest and not (
+            looks_like_title(rest.strip(" -–—:."))
+            or rest.isupper()
+            or rest.startswith(("-", "–", "—", ":"))
+        ):
             return False
         upper = m.group(1).isupper()
         if not upper and rest and rest[-1:] == "." and not looks_like_title(rest):
@@ -611,18 +784,45 @@ class _Parser:
 
     def _open_article(self, ln: Line, off: int, ref: str, num: int, heading: str) -> None:
         self._pop_for_rank(RANK_TOP)
-        self._open(ParsedNode("article", ref, str(num), heading, off, ln.content_end, ln.index,
-                              ln.index, RANK_TOP, "article", num))
+        self._open(
+            ParsedNode(
+                "article",
+                ref,
+                str(num),
+                heading,
+                off,
+                ln.content_end,
+                ln.index,
+                ln.index,
+                RANK_TOP,
+                "article",
+                num,
+            )
+        )
         self.last_article[self.scope] = num
         self.body_started = True
 
-    def _open_decimal(self, ln: Line, off: int, ref: str, label: str, numbers: tuple[int, ...],
-                      rest: str) -> None:
+    def _open_decimal(
+        self, ln: Line, off: int, ref: str, label: str, numbers: tuple[int, ...], rest: str
+    ) -> None:
         rank = RANK_DECIMAL + len(numbers) - 1
         self._pop_for_rank(rank)
         heading, _ = split_heading(rest)
-        self._open(ParsedNode("section", ref, label, heading, off, ln.content_end, ln.index,
-                              ln.index, rank, f"dec{len(numbers)}", numbers[-1]))
+        self._open(
+            ParsedNode(
+                "section",
+                ref,
+                label,
+                heading,
+                off,
+                ln.content_end,
+                ln.index,
+                ln.index,
+                rank,
+                f"dec{len(numbers)}",
+                numbers[-1],
+            )
+        )
         self.last_decimal[self.scope] = numbers
         self.body_started = True
         # "Section 2.1 (a) text": the first sub-clause starts on the heading line.
@@ -667,8 +867,21 @@ class _Parser:
                 break
             rest = m.group(2)
             heading, _ = split_heading(rest)
-            self._open(ParsedNode("clause", f"({label})", label, heading, off, ln.content_end,
-                                  ln.index, ln.index, -1, style, ordinal))
+            self._open(
+                ParsedNode(
+                    "clause",
+                    f"({label})",
+                    label,
+                    heading,
+                    off,
+                    ln.content_end,
+                    ln.index,
+                    ln.index,
+                    -1,
+                    style,
+                    ordinal,
+                )
+            )
             opened = True
             depth += 1
             consumed = len(s) - len(rest)
@@ -710,8 +923,9 @@ class _Parser:
             key = self._toc_key(t)
             if key is not None:
                 order = _toc_order(key)
-                if key in first_keys or (order is not None and key[0] in highest
-                                         and order < highest[key[0]]):
+                if key in first_keys or (
+                    order is not None and key[0] in highest and order < highest[key[0]]
+                ):
                     break  # the body restarts the numbering the contents listed
                 if len(first_keys) < 3 and key not in seen:
                     first_keys.append(key)
@@ -720,8 +934,11 @@ class _Parser:
                 seen.add(key)
                 last = j
                 content_since_last = 0
-            elif (_TOC_LINE_END.search(t) or re.fullmatch(r"(?:Page|PAGE|\d{1,3}|[ivxlc]{1,6})", t)
-                  or len(_TOC_RUN.findall(t)) >= 3):
+            elif (
+                _TOC_LINE_END.search(t)
+                or re.fullmatch(r"(?:Page|PAGE|\d{1,3}|[ivxlc]{1,6})", t)
+                or len(_TOC_RUN.findall(t)) >= 3
+            ):
                 last = j
                 content_since_last = 0
             elif is_prose(t) and not _ATTACHMENT.match(t) and not self._toc_resumes(j):
@@ -760,8 +977,11 @@ class _Parser:
                 continue
             seen += 1
             t = ln.text
-            if self._toc_key(t) is not None or re.search(r"(?:\s{2,}|\.{2,}|…|\t)\d{1,3}$", t) \
-                    or re.fullmatch(r"\d{1,3}", t):
+            if (
+                self._toc_key(t) is not None
+                or re.search(r"(?:\s{2,}|\.{2,}|…|\t)\d{1,3}$", t)
+                or re.fullmatch(r"\d{1,3}", t)
+            ):
                 return True
         return False
 
@@ -791,7 +1011,8 @@ class _Parser:
                 if num is not None:
                     seen.add(("article", str(num)))
             for m in re.finditer(
-                r"(?:(?:Section|SECTION)\s+|^|(?<=\s))(\d{1,2}\.\d{1,3}(?:\.\d{1,3})?)(?=[\s.]|$)", ln.text
+                r"(?:(?:Section|SECTION)\s+|^|(?<=\s))(\d{1,2}\.\d{1,3}(?:\.\d{1,3})?)(?=[\s.]|$)",
+                ln.text,
             ):
                 seen.add(("section", normalise_decimal(m.group(1))))
         for kind, label in sorted(seen):
@@ -802,8 +1023,11 @@ class _Parser:
     def _finish(self) -> Structure:
         nodes = self.nodes
         # Drop empty implicit preambles (a contents page followed straight by ARTICLE I).
-        keep = [k for k, nd in enumerate(nodes)
-                if not (nd.kind == "preamble" and nd.end <= nd.start and not nd.children)]
+        keep = [
+            k
+            for k, nd in enumerate(nodes)
+            if not (nd.kind == "preamble" and nd.end <= nd.start and not nd.children)
+        ]
         if len(keep) != len(nodes):
             remap = {old: new for new, old in enumerate(keep)}
             kept = [nodes[k] for k in keep]
@@ -817,7 +1041,9 @@ class _Parser:
             nd.subtree_end = max([nd.end] + [nodes[c].subtree_end for c in nd.children])
         for nd in nodes:
             nd.end = max(nd.end, nd.start)
-            nd.text = clean_span(self.lines, nd.first_line, nd.last_line, nd.start, nd.end, self.width)
+            nd.text = clean_span(
+                self.lines, nd.first_line, nd.last_line, nd.start, nd.end, self.width
+            )
         _assign_ids(nodes)
         self.nodes = nodes
         return Structure(self.text, self.lines, nodes, self.toc_entries, self.width)

@@ -17,12 +17,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+")
-        parser.add_argument("--matter", required=True, help="Matter id or name (created if a name is new).")
+        parser.add_argument(
+            "--matter", required=True, help="Matter id or name (created if a name is new)."
+        )
         parser.add_argument("--kind", choices=[k for k, _ in Document.Kind.choices], default="")
         parser.add_argument("--title", default="", help="Title (only with a single file).")
         parser.add_argument("--amends", type=int, help="Id of the document these files amend.")
         parser.add_argument("--effective-date", type=date.fromisoformat)
-        parser.add_argument("--queue", action="store_true", help="Queue for a worker instead of indexing here.")
+        parser.add_argument(
+            "--queue", action="store_true", help="Queue for a worker instead of indexing here."
+        )
 
     def handle(self, *args: object, **opts: object) -> None:
         files = [Path(str(f)) for f in opts["files"]]  # type: ignore[attr-defined]
@@ -50,8 +54,13 @@ class Command(BaseCommand):
                 continue
             try:
                 doc, created = document_add(
-                    matter=matter, filename=path.name, data=data, title=str(opts["title"]),
-                    kind=str(opts["kind"]), amends=amends, effective_date=opts["effective_date"],  # type: ignore[arg-type]
+                    matter=matter,
+                    filename=path.name,
+                    data=data,
+                    title=str(opts["title"]),
+                    kind=str(opts["kind"]),
+                    amends=amends,
+                    effective_date=opts["effective_date"],  # type: ignore[arg-type]
                     enqueue=bool(opts["queue"]),
                 )
             except DocumentRejected as exc:

@@ -36,8 +36,11 @@ class Command(BaseCommand):
         folder = manifest_path.parent / "documents"
         spec = manifest["matter"]
         matter, _ = Matter.objects.get_or_create(
-            name=spec["name"], defaults={"kind": spec.get("kind", "transaction"),
-                                         "description": spec.get("description", "")}
+            name=spec["name"],
+            defaults={
+                "kind": spec.get("kind", "transaction"),
+                "description": spec.get("description", ""),
+            },
         )
         if not opts["no_user"]:
             user = self._demo_user(str(opts["user"]))
@@ -53,20 +56,30 @@ class Command(BaseCommand):
                 title=item.get("title", ""),
                 kind=item.get("kind", ""),
                 amends=by_file.get(item.get("amends", "")),
-                effective_date=date.fromisoformat(item["effective_date"]) if item.get("effective_date") else None,
+                effective_date=date.fromisoformat(item["effective_date"])
+                if item.get("effective_date")
+                else None,
                 enqueue=False,
             )
             by_file[item["file"]] = doc
             outcome = document_index(document_id=doc.pk)
-            self.stdout.write(f"{'added' if created else 'kept '}  {doc.title}: {outcome.status} "
-                              f"({outcome.nodes} clauses){' — ' + outcome.message if outcome.message else ''}")
-        self.stdout.write(self.style.SUCCESS(f"Demo matter “{matter.name}” is ready (id {matter.pk})."))
+            self.stdout.write(
+                f"{'added' if created else 'kept '}  {doc.title}: {outcome.status} "
+                f"({outcome.nodes} clauses){' — ' + outcome.message if outcome.message else ''}"
+            )
+        self.stdout.write(
+            self.style.SUCCESS(f"Demo matter “{matter.name}” is ready (id {matter.pk}).")
+        )
 
     def _demo_user(self, username: str):  # type: ignore[no-untyped-def]
         User = get_user_model()
-        user, created = User.objects.get_or_create(username=username, defaults={"is_staff": True, "is_superuser": True})
+        user, created = User.objects.get_or_create(
+            username=username, defaults={"is_staff": True, "is_superuser": True}
+        )
         if created:
             user.set_password("demo")
             user.save(update_fields=["password"])
-            self.stdout.write(f"Created user “{username}” with password “demo” (for the local demo only).")
+            self.stdout.write(
+                f"Created user “{username}” with password “demo” (for the local demo only)."
+            )
         return user

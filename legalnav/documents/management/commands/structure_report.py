@@ -59,15 +59,21 @@ class Command(BaseCommand):
         w(f"documents parsed           {totals.documents} ({len(totals.failures)} failed)")
         for name, err in totals.failures:
             w(f"  FAILED {name}: {err}")
-        w(f"structure recall (TOC)     {totals.toc_found}/{totals.toc_entries} = {totals.toc_recall:.1%} "
-          f"over {totals.toc_documents} documents with a table of contents")
+        w(
+            f"structure recall (TOC)     {totals.toc_found}/{totals.toc_entries} = {totals.toc_recall:.1%} "
+            f"over {totals.toc_documents} documents with a table of contents"
+        )
         for item in report["toc"]["worst"]:  # type: ignore[index]
             w(f"  lowest: {item['document']} {item['recall']:.0%} of {item['entries']}")
         c = totals.refs
-        w(f"section/article references resolved {c['resolved']}, target exists but unresolved "
-          f"{c['unresolved_target_exists']} -> {totals.xref_resolution:.1%}")
-        w(f"  not counted: other instrument {c['other_instrument']}, statute {c['external_statute']}, "
-          f"target absent from text {c['missing_target']}")
+        w(
+            f"section/article references resolved {c['resolved']}, target exists but unresolved "
+            f"{c['unresolved_target_exists']} -> {totals.xref_resolution:.1%}"
+        )
+        w(
+            f"  not counted: other instrument {c['other_instrument']}, statute {c['external_statute']}, "
+            f"target absent from text {c['missing_target']}"
+        )
         for kind in ("schedule", "exhibit", "annex", "appendix", "clause"):
             r, u = c[f"{kind}_resolved"], c[f"{kind}_unresolved"]
             if r or u:
