@@ -6,7 +6,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from legalnav.documents.models import CrossReference, DefinedTerm, Document, Node
+from legalnav.documents.models import NODE_FLAG_COLUMNS, CrossReference, DefinedTerm, Document, Node
 from legalnav.documents.services import document_reindex
 
 
@@ -90,18 +90,7 @@ class ChildInline(admin.TabularInline):
 @admin.register(Node)
 class NodeAdmin(admin.ModelAdmin):
     list_display = ("outline", "kind", "node_id", "document", "flags", "text_length")
-    list_filter = (
-        "kind",
-        "is_definition",
-        "has_money",
-        "has_date",
-        "has_percentage",
-        "has_liability_limit",
-        "has_condition",
-        "has_party",
-        "is_toc_entry",
-        "document",
-    )
+    list_filter = ("kind", *NODE_FLAG_COLUMNS, "document")
     search_fields = ("node_id", "ref", "heading", "text")
     list_select_related = ("document",)
     ordering = ("document_id", "order")

@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from django.db import models
 
+from legalnav.documents.navindex import FLAG_FIELDS
 from legalnav.matters.models import Matter
+
+# The boolean flag columns of Node, in the order of the design's flag list.
+NODE_FLAG_COLUMNS: tuple[str, ...] = tuple(column for _, column in FLAG_FIELDS)
 
 # Bumped whenever parsing or enrichment changes its output, so that re-indexing an unchanged
 # file is a no-op only while the parser that indexed it is still the current one.

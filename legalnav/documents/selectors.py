@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 
-from legalnav.documents.models import Document, Node
+from legalnav.documents.models import NODE_FLAG_COLUMNS, Document, Node
 from legalnav.matters.models import Matter
 
 
@@ -61,13 +61,6 @@ def node_outline(*, document: Document) -> QuerySet[Node]:
             "ref",
             "heading",
             "text",
-            "is_toc_entry",
-            "is_definition",
-            "has_money",
-            "has_date",
-            "has_percentage",
-            "has_liability_limit",
-            "has_condition",
-            "has_party",
+            *NODE_FLAG_COLUMNS,
         )
     )

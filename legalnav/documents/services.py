@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from legalnav.documents import navindex
 from legalnav.documents.models import (
+    NODE_FLAG_COLUMNS,
     PARSER_VERSION,
     CrossReference,
     DefinedTerm,
@@ -294,7 +295,6 @@ def _store(
     Node.objects.filter(document=doc).delete()
     rows = []
     for order, nd in enumerate(parsed.nodes):
-        f = nd.flags
         rows.append(
             Node(
                 document=doc,
@@ -310,14 +310,7 @@ def _store(
                 start=nd.start,
                 end=nd.end,
                 subtree_end=max(nd.subtree_end, nd.end),
-                is_definition=f.get("isDefinition", False),
-                has_money=f.get("hasMoney", False),
-                has_date=f.get("hasDate", False),
-                has_percentage=f.get("hasPercentage", False),
-                has_liability_limit=f.get("hasLiabilityLimit", False),
-                has_condition=f.get("hasCondition", False),
-                has_party=f.get("hasParty", False),
-                is_toc_entry=f.get("isTocEntry", False),
+                **{column: bool(nd.flags.get(name)) for name, column in navindex.FLAG_FIELDS},
                 text_length=len(nd.text),
                 summary=nd.summary,
                 keywords=nd.keywords,
@@ -422,14 +415,7 @@ def document_navindex(*, document: Document) -> navindex.IndexDocument:
             "summary",
             "keywords",
             "text",
-            "is_definition",
-            "has_money",
-            "has_date",
-            "has_percentage",
-            "has_liability_limit",
-            "has_condition",
-            "has_party",
-            "is_toc_entry",
+            *NODE_FLAG_COLUMNS,
         )
     )
     xrefs: dict[int, list[str]] = {}
