@@ -117,7 +117,7 @@ _SECTION = re.compile(
     r"^(SECTION|Section|Sec\.|§)\s*(\d{1,3}(?:\.\d{1,3}){0,3}[A-Za-z]?)(?:\s*\.)?(?=[\s:“\"]|[A-Z][a-z]|$)\s*:?\s*(.*)$"
 )
 _DECIMAL = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){1,3})\.?(?=[\s“\"]|[A-Z][a-z]|$)\s*(.*)$")
-_TOP_NUMBER = re.compile(r"^(\d{1,3})\.(?=\s|$)\s*(.*)$")
+_TOP_NUMBER = re.compile(r"^(\d{1,3})\.(?=\s|$|[A-Z][a-z])\s*(.*)$")
 _PAREN = re.compile(r"^\(([a-z]{1,5}|[A-Z]{1,5}|\d{1,3})\)\s*(.*)$")
 _LETTER_DOT = re.compile(r"^([A-Z])\.\s+(?=[A-Z“\"(])(.*)$")
 _DEFINITION = re.compile(
@@ -249,6 +249,7 @@ class _Parser:
         self.last_decimal: dict[str, tuple[int, ...]] = {}
         self.last_article: dict[str, int] = {}
         self.body_started = False  # a numbered heading has been seen (EDGAR cover lines precede)
+        self.contents_pending: set[str] = set()  # scopes with a contents page but no body yet
 
     # -- node bookkeeping --
 
@@ -401,6 +402,7 @@ class _Parser:
                 )
                 self._open(toc)
                 self._collect_toc_entries(i, end_i)
+                self.contents_pending.add(self.scope)
                 # What follows the contents (title, parties) is a fresh preamble.
                 nxt = self._next_content(end_i + 1)
                 if nxt is not None:
@@ -745,10 +747,15 @@ class _Parser:
             return False  # the EDGAR exhibit number printed at the top of the filing
         if not self.body_started and not self._in_kind("signatures"):
             return False  # lists of schedules and exhibits that follow a contents page
+        if self.scope in self.contents_pending:
+            return False  # the same, for an agreement attached with its own contents page
         # A line followed at once by another attachment label is an entry in a list of
         # attachments, not the attachment itself.
-        j = self._next_content(ln.index + 1)
-        if j is not None:
+        j = ln.index
+        for _ in range(3):
+            j = self._next_content(j + 1)
+            if j is None or is_prose(self.lines[j].text):
+                break
             nxt = _ATTACHMENT.match(self.lines[j].text)
             if nxt and nxt.group(1).lower() == m.group(1).lower():
                 return False
@@ -801,6 +808,7 @@ class _Parser:
         )
         self.last_article[self.scope] = num
         self.body_started = True
+        self.contents_pending.discard(self.scope)
 
     def _open_decimal(
         self, ln: Line, off: int, ref: str, label: str, numbers: tuple[int, ...], rest: str
@@ -825,6 +833,7 @@ class _Parser:
         )
         self.last_decimal[self.scope] = numbers
         self.body_started = True
+        self.contents_pending.discard(self.scope)
         # "Section 2.1 (a) text": the first sub-clause starts on the heading line.
         self._inline_children(ln, rest)
 
