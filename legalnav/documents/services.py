@@ -219,10 +219,10 @@ def document_index(*, document_id: int) -> IndexOutcome:
             Document.objects.filter(pk=doc.pk).update(status=Document.Status.QUEUED)
             return IndexOutcome("busy", message="file changed during indexing")
         count = _store(locked, parsed, extracted.text, base_index)
+        # The document becomes "indexed" only once its navindex files exist (below).
         update = {
-            "status": Document.Status.INDEXED,
-            "progress": 100,
-            "progress_note": "",
+            "progress": 90,
+            "progress_note": "Writing the navindex files",
             "error_code": "",
             "error_message": "",
             "indexed_sha256": digest,
@@ -242,7 +242,13 @@ def document_index(*, document_id: int) -> IndexOutcome:
         Document.objects.filter(pk=doc.pk).update(**update)
 
     doc.refresh_from_db()
-    document_write_navindex(document=doc)
+    try:
+        _write_navindex_files(doc)
+    except OSError as exc:
+        return _fail(doc.pk, "navindex_write", f"The navindex files could not be written ({exc}).")
+    Document.objects.filter(pk=doc.pk).update(
+        status=Document.Status.INDEXED, progress=100, progress_note="", updated_at=timezone.now()
+    )
     # Amendments of this document may now resolve references into it.
     for amendment in Document.objects.filter(amends=doc, status=Document.Status.INDEXED):
         document_resolve_base_references(document=amendment)
@@ -467,6 +473,10 @@ def document_write_navindex(*, document: Document, out_dir: Path | None = None) 
     """Write <doc>.index.json and <doc>.full.json (readable) and their .min.json forms."""
     if document.status != Document.Status.INDEXED:
         return []
+    return _write_navindex_files(document, out_dir)
+
+
+def _write_navindex_files(document: Document, out_dir: Path | None = None) -> list[Path]:
     built = document_navindex(document=document)
     index = navindex.build_index(built)
     full = navindex.build_full(built)

@@ -268,3 +268,17 @@ def test_docx_pdf_and_html_become_clause_trees(matter, filename, make):
         .used_in.filter(node_id="s2.01")
         .exists()
     )
+
+
+def test_document_is_indexed_only_once_its_navindex_files_are_written(matter, settings, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the navindex folder should be")
+    settings.NAVINDEX_DIR = blocker
+    doc = add(matter)
+    outcome = document_index(document_id=doc.pk)
+    doc.refresh_from_db()
+    assert outcome.status == "failed" and doc.status == Document.Status.FAILED
+    assert doc.error_code == "navindex_write"
+    settings.NAVINDEX_DIR = tmp_path / "navindex-ok"
+    assert document_index(document_id=doc.pk).status == "indexed"
+    assert (tmp_path / "navindex-ok" / f"matter-{matter.pk}" / f"{doc.key}.index.json").exists()
