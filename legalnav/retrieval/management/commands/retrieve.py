@@ -1,0 +1,149 @@
+"""The measurement door: ``manage.py retrieve --json`` (see RETRIEVE-PROTOCOL.md).
+
+Reads one JSON request a line on stdin, writes one JSON response a line on stdout, in the same
+order; logs go to stderr. Each distinct set of documents is an ad-hoc matter indexed into a cache
+of its own (keyed by content hash, reused by later processes), never into a user's matter. No
+network and no API key are needed: navindex runs its deterministic planner.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from legalnav.retrieval.embeddings import get_embedder
+from legalnav.retrieval.engine import Corpus, Retriever, normalise_mode, rank_documents, retrieve
+from legalnav.retrieval.index import IndexCache
+
+logger = logging.getLogger(__name__)
+CORPUS_CACHE = 4
+
+
+class RequestError(ValueError):
+    pass
+
+
+class Command(BaseCommand):
+    help = "Answer retrieval requests (JSON lines on stdin) with ranked character ranges."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--json", action="store_true", required=True, help="JSON lines in and out.")
+        parser.add_argument(
+            "--cache", default=os.environ.get("LEGALNAV_RETRIEVE_CACHE", str(Path(settings.VAR_DIR) / "retrieve-cache")),
+            help="Folder for the per-document indexes (default var/retrieve-cache).",
+        )
+
+    def handle(self, *args: object, **opts: object) -> None:
+        logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+        self.cache = IndexCache(Path(str(opts["cache"])))
+        self.embedder = get_embedder()
+        self.texts: dict[str, tuple[float, int, str]] = {}
+        self.corpora: OrderedDict[tuple[str, ...], Retriever] = OrderedDict()
+        out = sys.stdout
+        count = 0
+        try:
+            for raw in sys.stdin:
+                if not raw.strip():
+                    continue
+                started = time.perf_counter()
+                response = self._answer(raw, started)
+                out.write(json.dumps(response, ensure_ascii=False) + "\n")
+                out.flush()
+                count += 1
+                if count % 50 == 0:
+                    self.cache.flush()
+        finally:
+            self.cache.flush()
+
+    def _answer(self, raw: str, started: float) -> dict[str, object]:
+        ident: object = None
+        try:
+            try:
+                request = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise RequestError(f"not a JSON object: {exc.msg}") from exc
+            if not isinstance(request, dict):
+                raise RequestError("each line must be a JSON object")
+            ident = request.get("id")
+            paths = request.get("documents")
+            question = request.get("question")
+            if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+                raise RequestError("'documents' must be a non-empty list of file paths")
+            if not isinstance(question, str) or not question.strip():
+                raise RequestError("'question' must be a non-empty string")
+            k = request.get("k", 10)
+            if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+                raise RequestError("'k' must be a positive integer")
+            unit = request.get("unit", "span")
+            if unit not in ("span", "document"):
+                raise RequestError("'unit' must be 'span' or 'document'")
+            mode = str(request.get("mode", "navembed"))
+            normalise_mode(mode)  # unknown modes fail before any indexing work
+            retriever = self._retriever(paths)
+            if unit == "document":
+                result = rank_documents(retriever, question, mode, k)
+            else:
+                result = retrieve(retriever, question, mode, k)
+            results = [
+                {"path": paths[h.doc], "start": h.start, "end": h.end, "score": round(h.score, 6)}
+                for h in result.hits[:k]
+            ]
+            return {
+                "id": ident,
+                "results": results,
+                "payload_chars": int(result.payload_chars),
+                "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+                "strategy": result.strategy,
+            }
+        except (RequestError, ValueError, OSError, UnicodeDecodeError) as exc:
+            return self._error(ident, str(exc), started)
+        except Exception as exc:  # every line gets an answer, whatever went wrong
+            logger.exception("retrieve failed for %r", ident)
+            return self._error(ident, f"{exc.__class__.__name__}: {exc}", started)
+
+    @staticmethod
+    def _error(ident: object, message: str, started: float) -> dict[str, object]:
+        return {
+            "id": ident,
+            "results": [],
+            "payload_chars": 0,
+            "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+            "error": message,
+        }
+
+    def _text(self, path: str) -> str:
+        stat = os.stat(path)
+        cached = self.texts.get(path)
+        if cached and cached[0] == stat.st_mtime and cached[1] == stat.st_size:
+            return cached[2]
+        with open(path, "rb") as fh:
+            text = fh.read().decode("utf-8")
+        self.texts[path] = (stat.st_mtime, stat.st_size, text)
+        return text
+
+    def _retriever(self, paths: list[str]) -> Retriever:
+        docs = [self.cache.get(self._text(p)) for p in paths]
+        key = tuple(d.sha256 for d in docs)
+        retriever = self.corpora.get(key)
+        if retriever is None:
+            retriever = Retriever(Corpus(docs, embedder=self.embedder, cache=self.cache))
+            self.corpora[key] = retriever
+            while len(self.corpora) > CORPUS_CACHE:
+                self.corpora.popitem(last=False)
+        else:
+            self.corpora.move_to_end(key)
+        return retriever
+
+    def execute(self, *args: object, **options: object) -> str | None:
+        try:
+            return super().execute(*args, **options)
+        except CommandError:
+            raise
