@@ -50,7 +50,9 @@ class BM25:
             idf[term] = self.epsilon * self.average_idf
         self.idf = idf
         self._norm = (
-            self.k1 * (1 - self.b + self.b * self.doc_len / self.avgdl) if self.size else self.doc_len
+            self.k1 * (1 - self.b + self.b * self.doc_len / self.avgdl)
+            if self.size
+            else self.doc_len
         )
 
     def scores(self, query: list[str]) -> np.ndarray:

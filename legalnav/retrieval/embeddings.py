@@ -49,7 +49,10 @@ class Embedder:
             return np.zeros((0, self.dimension), dtype=np.float32)
         model = self._load()
         vectors = model.encode(
-            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False,
+            texts,
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            show_progress_bar=False,
             convert_to_numpy=True,
         )
         return np.asarray(vectors, dtype=np.float32)

@@ -34,22 +34,47 @@ _QUERY_STOP = frozenset(
 
 # The planner's flag routing (the study's S1 table), by words in the question.
 _FLAG_ROUTES = [
-    ("hasMoney", re.compile(r"\b(?:amount|fees?|price|payment|pay|paid|costs?|compensation|dollars?|royalt|\$|purchase price|consideration)", re.I)),
-    ("hasDate", re.compile(r"\b(?:date|when|deadline|days?|months?|years?|term|expir|renew|notice period|period|anniversary|until)", re.I)),
-    ("hasPercentage", re.compile(r"\b(?:percent|percentage|rate|interest|margin|%|share of)", re.I)),
+    (
+        "hasMoney",
+        re.compile(
+            r"\b(?:amount|fees?|price|payment|pay|paid|costs?|compensation|dollars?|royalt|\$|purchase price|consideration)",
+            re.I,
+        ),
+    ),
+    (
+        "hasDate",
+        re.compile(
+            r"\b(?:date|when|deadline|days?|months?|years?|term|expir|renew|notice period|period|anniversary|until)",
+            re.I,
+        ),
+    ),
+    (
+        "hasPercentage",
+        re.compile(r"\b(?:percent|percentage|rate|interest|margin|%|share of)", re.I),
+    ),
     ("hasLiabilityLimit", re.compile(r"\b(?:liabilit|liable|cap|damages|indemn|limitation)", re.I)),
-    ("hasCondition", re.compile(r"\b(?:condition|if |unless|subject to|trigger|precedent|event of)", re.I)),
+    (
+        "hasCondition",
+        re.compile(r"\b(?:condition|if |unless|subject to|trigger|precedent|event of)", re.I),
+    ),
     ("isDefinition", re.compile(r"\b(?:defin|meaning|means|what is an?|what does)", re.I)),
-    ("hasParty", re.compile(r"\b(?:part(?:y|ies)|who |licensor|licensee|borrower|lender|buyer|seller|tenant|landlord)", re.I)),
+    (
+        "hasParty",
+        re.compile(
+            r"\b(?:part(?:y|ies)|who |licensor|licensee|borrower|lender|buyer|seller|tenant|landlord)",
+            re.I,
+        ),
+    ),
 ]
 
 
 # Questions about the instrument as a whole (its name, parties, date) are answered by its opening
 # words: the title block and preamble of every agreement.
 _ABOUT_DOCUMENT = re.compile(
-    r"\b(?:parties|party to|name of (?:the|this) (?:agreement|contract|document)|document name|title of|"
-    r"agreement date|date of (?:the|this) (?:agreement|contract)|effective date|dated|signed|entered into|"
-    r"who (?:are|is) the)\b",
+    r"\b(?:parties who (?:signed|executed|entered)|who signed|signator(?:y|ies) to|"
+    r"who are the parties|parties to (?:the|this) (?:agreement|contract)|between whom|"
+    r"name of (?:the|this) (?:agreement|contract|document)|document name|title of (?:the|this)|"
+    r"agreement date|date of (?:the|this) (?:agreement|contract)|effective date|when was .{0,40}signed)\b",
     re.I,
 )
 
@@ -86,7 +111,9 @@ class Retrieval:
 class Corpus:
     """The passages and nodes of a set of documents, with lazily built lexical and dense indexes."""
 
-    def __init__(self, docs: list[DocIndex], *, embedder: Embedder | None, cache: IndexCache | None = None):
+    def __init__(
+        self, docs: list[DocIndex], *, embedder: Embedder | None, cache: IndexCache | None = None
+    ):
         self.docs = docs
         self.embedder = embedder
         self.cache = cache
@@ -140,7 +167,9 @@ class Corpus:
             d, p = self.owner[i]
             doc = self.docs[d]
             if doc.vectors is None or doc.embedder != self.embedder.name:
-                doc.vectors = np.full((len(doc.passages), self.embedder.dimension), np.nan, dtype=np.float32)
+                doc.vectors = np.full(
+                    (len(doc.passages), self.embedder.dimension), np.nan, dtype=np.float32
+                )
                 doc.embedder = self.embedder.name
             if np.isnan(doc.vectors[p, 0]):
                 missing.setdefault(d, []).append(p)
@@ -159,7 +188,9 @@ class Corpus:
             for d in missing:
                 self.cache.mark_dirty(self.docs[d])
 
-    def dense_scores(self, question: str, candidates: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def dense_scores(
+        self, question: str, candidates: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(rows, cosine scores). All passages for a modest corpus; otherwise the candidates."""
         assert self.embedder is not None
         if candidates is None or self.size <= DENSE_FULL_LIMIT:
@@ -170,8 +201,13 @@ class Corpus:
             return rows, np.zeros(0)
         self._ensure_vectors(rows)
         q = self.embedder.encode([question])[0]
-        matrix = np.vstack([self.docs[self.owner[i][0]].vectors[self.owner[i][1]] for i in rows.tolist()]) \
-            if rows.size != self.size else np.vstack([d.vectors for d in self.docs if len(d.passages)])
+        matrix = (
+            np.vstack(
+                [self.docs[self.owner[i][0]].vectors[self.owner[i][1]] for i in rows.tolist()]
+            )
+            if rows.size != self.size
+            else np.vstack([d.vectors for d in self.docs if len(d.passages)])
+        )
         return rows, matrix @ q
 
 
@@ -204,7 +240,9 @@ class Retriever:
         rows = np.arange(self.corpus.size)
         return _top(scores, rows, depth), scores
 
-    def dense_ranking(self, question: str, depth: int, lexical: np.ndarray | None = None) -> tuple[list[int], dict[int, float]]:
+    def dense_ranking(
+        self, question: str, depth: int, lexical: np.ndarray | None = None
+    ) -> tuple[list[int], dict[int, float]]:
         candidates = None
         if self.corpus.size > DENSE_FULL_LIMIT:
             if lexical is None:
@@ -372,7 +410,7 @@ STRATEGIES = {
 
 
 def normalise_mode(mode: str) -> str:
-    """"navembed", "navembed:bm25", "navembed-dense", "dense+xref" … -> a strategy name."""
+    """ "navembed", "navembed:bm25", "navembed-dense", "dense+xref" … -> a strategy name."""
     m = (mode or "").strip().lower()
     for prefix in ("navembed:", "navembed-", "navembed_", "navembed/"):
         if m.startswith(prefix):

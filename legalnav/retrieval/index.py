@@ -60,10 +60,20 @@ def build_doc_index(text: str, sha256: str) -> DocIndex:
     nodes = parsed.nodes
     infos = [
         NodeInfo(
-            node_id=nd.node_id, kind=nd.kind, ref=nd.ref, heading=nd.heading, label=nd.label,
-            start=nd.start, end=nd.end, subtree_end=max(nd.subtree_end, nd.end), parent=nd.parent,
-            children=list(nd.children), flags=dict(nd.flags), summary=nd.summary,
-            keywords=list(nd.keywords), path=heading_path(nodes, i),
+            node_id=nd.node_id,
+            kind=nd.kind,
+            ref=nd.ref,
+            heading=nd.heading,
+            label=nd.label,
+            start=nd.start,
+            end=nd.end,
+            subtree_end=max(nd.subtree_end, nd.end),
+            parent=nd.parent,
+            children=list(nd.children),
+            flags=dict(nd.flags),
+            summary=nd.summary,
+            keywords=list(nd.keywords),
+            path=heading_path(nodes, i),
         )
         for i, nd in enumerate(nodes)
     ]
@@ -77,7 +87,11 @@ def build_doc_index(text: str, sha256: str) -> DocIndex:
             if term.node not in infos[use].terms:
                 infos[use].terms.append(term.node)
     return DocIndex(
-        sha256=sha256, length=len(text), title=parsed.title, kind=parsed.kind, nodes=infos,
+        sha256=sha256,
+        length=len(text),
+        title=parsed.title,
+        kind=parsed.kind,
+        nodes=infos,
         passages=build_passages(nodes, text),
     )
 

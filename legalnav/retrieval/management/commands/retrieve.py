@@ -35,9 +35,14 @@ class Command(BaseCommand):
     help = "Answer retrieval requests (JSON lines on stdin) with ranked character ranges."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--json", action="store_true", required=True, help="JSON lines in and out.")
         parser.add_argument(
-            "--cache", default=os.environ.get("LEGALNAV_RETRIEVE_CACHE", str(Path(settings.VAR_DIR) / "retrieve-cache")),
+            "--json", action="store_true", required=True, help="JSON lines in and out."
+        )
+        parser.add_argument(
+            "--cache",
+            default=os.environ.get(
+                "LEGALNAV_RETRIEVE_CACHE", str(Path(settings.VAR_DIR) / "retrieve-cache")
+            ),
             help="Folder for the per-document indexes (default var/retrieve-cache).",
         )
 
@@ -75,7 +80,11 @@ class Command(BaseCommand):
             ident = request.get("id")
             paths = request.get("documents")
             question = request.get("question")
-            if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+            if (
+                not isinstance(paths, list)
+                or not paths
+                or not all(isinstance(p, str) for p in paths)
+            ):
                 raise RequestError("'documents' must be a non-empty list of file paths")
             if not isinstance(question, str) or not question.strip():
                 raise RequestError("'question' must be a non-empty string")

@@ -1,0 +1,88 @@
+"""BM25 equals rank-bm25's BM25Okapi on the same tokens; passages keep exact offsets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rank_bm25 import BM25Okapi
+
+from legalnav.documents.parsing import parse_document
+from legalnav.retrieval.bm25 import BM25, tokenize
+from legalnav.retrieval.engine import normalise_mode, rrf
+from legalnav.retrieval.passages import MAX_CHARS, build_passages, split_span
+from tests.conftest import demo_bytes
+
+
+@pytest.fixture(scope="module")
+def coned():
+    text = demo_bytes("coned-credit-agreement-2020.txt").decode("utf-8")
+    parsed = parse_document(text)
+    return text, parsed, build_passages(parsed.nodes, text)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "governing law of the state of new york",
+        "interest rate euro dollar loans margin margin",  # a repeated term counts twice
+        "termination of commitments",
+        "zzz unknownword",
+    ],
+)
+def test_bm25_scores_equal_rank_bm25(coned, query):
+    _, _, passages = coned
+    corpus = [tokenize(f"{p.context} {p.text}") for p in passages]
+    ours = BM25(corpus).scores(tokenize(query))
+    reference = BM25Okapi(corpus).get_scores(tokenize(query))
+    assert np.allclose(ours, reference, rtol=1e-12, atol=1e-12)
+
+
+def test_passages_are_exact_ranges_of_bounded_size(coned):
+    text, parsed, passages = coned
+    assert len(passages) > 400
+    for p in passages:
+        node = parsed.nodes[p.node]
+        assert node.start <= p.start < p.end <= node.end
+        assert p.end - p.start <= MAX_CHARS
+        raw = text[p.start : p.end].split()
+        assert p.text.split()[:1] == raw[:1]
+        rest = iter(raw)  # the passage's words are the source's words, page furniture dropped
+        assert all(word in rest for word in p.text.split())
+    gov = next(p for p in passages if "Governing Law" in p.context)
+    assert "ARTICLE 9" in gov.context.upper() and "Section 9.10" in gov.context
+
+
+def test_split_span_cuts_at_sentence_ends():
+    text = " ".join(f"Sentence number {i} ends here." for i in range(200))
+    pieces = split_span(text, 0, len(text))
+    assert len(pieces) > 3
+    assert all(b - a <= MAX_CHARS for a, b in pieces)
+    assert all(text[a:b].rstrip().endswith(".") for a, b in pieces[:-1])
+    assert pieces[0][0] == 0 and pieces[-1][1] == len(text)
+
+
+def test_reciprocal_rank_fusion_formula():
+    fused = rrf([[7, 3], [3, 9]])
+    assert fused[3] == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[7] == pytest.approx(1 / 61) and fused[9] == pytest.approx(1 / 62)
+
+
+@pytest.mark.parametrize(
+    ("mode", "strategy"),
+    [
+        ("navembed", "hybrid"),
+        ("navembed:bm25", "bm25"),
+        ("navembed-dense", "dense"),
+        ("NAVINDEX", "navindex"),
+        ("inject", "inject"),
+        ("auto", "auto"),
+        ("navembed:dense+xref", "dense+xref"),
+    ],
+)
+def test_mode_names(mode, strategy):
+    assert normalise_mode(mode) == strategy
+
+
+def test_unknown_mode_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="navembed:bm25"):
+        normalise_mode("magic")
