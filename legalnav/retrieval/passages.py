@@ -13,8 +13,12 @@ from dataclasses import dataclass
 
 from legalnav.documents.parsing.structure import ParsedNode
 
-MAX_CHARS = 1500
-TARGET_CHARS = 900
+import os as _os
+
+# Passage size: small enough that ten hits stay a small share of a contract, large enough to hold
+# a clause's sentence with its context. Overridable for experiments; part of the cache key.
+MAX_CHARS = int(_os.environ.get("LEGALNAV_PASSAGE_MAX", "1500"))
+TARGET_CHARS = int(_os.environ.get("LEGALNAV_PASSAGE_TARGET", "900"))
 _CUT = re.compile(r"\n[ \t\u00a0]*\n|(?<=[.;:])\s+(?=[A-Z(“\"])")
 _WS = re.compile(r"\s+")
 
