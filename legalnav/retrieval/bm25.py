@@ -11,12 +11,24 @@ from collections import Counter
 
 import numpy as np
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+_TOKEN = re.compile(r"[a-z0-9]+")
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def _stem(word: str) -> str:
+    """A light suffix stripper ("governs", "governed", "governing" -> "govern") so that a question
+    and a clause that inflect a word differently still meet. Deliberately crude and stable."""
+    if len(word) > 4 and not word.isdigit():
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+                return word[: -len(suffix)]
+    return word
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens; the same tokens feed this index and rank-bm25 in the parity test."""
-    return _TOKEN.findall(text.lower())
+    """Lower-case, lightly stemmed word tokens; possessives drop their "s". The same tokens feed
+    this index and rank-bm25 in the parity test."""
+    return [_stem(t) for t in _TOKEN.findall(text.lower()) if t != "s"]
 
 
 class BM25:

@@ -98,6 +98,7 @@ class Hit:
     end: int
     score: float
     node: int = -1
+    text: str = ""  # the readable text of the range, when known (a passage's cleaned text)
 
 
 @dataclass(slots=True)
@@ -243,6 +244,8 @@ class Retriever:
     def dense_ranking(
         self, question: str, depth: int, lexical: np.ndarray | None = None
     ) -> tuple[list[int], dict[int, float]]:
+        if self.corpus.embedder is None:
+            return [], {}  # a lexical-only corpus: fusion falls back to BM25 alone
         candidates = None
         if self.corpus.size > DENSE_FULL_LIMIT:
             if lexical is None:
@@ -315,7 +318,9 @@ class Retriever:
         for i, score in ranked:
             d, p = self.corpus.owner[i]
             passage = self.corpus.docs[d].passages[p]
-            hits.append(Hit(d, passage.start, passage.end, float(score), passage.node))
+            hits.append(
+                Hit(d, passage.start, passage.end, float(score), passage.node, passage.text)
+            )
         return hits
 
     # -- strategies --

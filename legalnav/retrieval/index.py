@@ -18,7 +18,13 @@ import numpy as np
 
 from legalnav.documents.models import PARSER_VERSION
 from legalnav.documents.parsing import parse_document
-from legalnav.retrieval.passages import MAX_CHARS, TARGET_CHARS, Passage, build_passages, heading_path
+from legalnav.retrieval.passages import (
+    MAX_CHARS,
+    TARGET_CHARS,
+    Passage,
+    build_passages,
+    heading_path,
+)
 
 INDEX_VERSION = 1
 
@@ -105,7 +111,10 @@ class IndexCache:
         self.dirty: set[str] = set()
 
     def _path(self, sha: str) -> Path:
-        return self.folder / f"{sha}-p{PARSER_VERSION}-i{INDEX_VERSION}-s{TARGET_CHARS}.{MAX_CHARS}.pkl"
+        return (
+            self.folder
+            / f"{sha}-p{PARSER_VERSION}-i{INDEX_VERSION}-s{TARGET_CHARS}.{MAX_CHARS}.pkl"
+        )
 
     def get(self, text: str) -> DocIndex:
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -8,12 +8,11 @@ index see alongside the text.
 
 from __future__ import annotations
 
+import os as _os
 import re
 from dataclasses import dataclass
 
 from legalnav.documents.parsing.structure import ParsedNode
-
-import os as _os
 
 # Passage size: small enough that ten hits stay a small share of a contract, large enough to hold
 # a clause's sentence with its context. Overridable for experiments; part of the cache key.

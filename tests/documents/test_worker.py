@@ -60,6 +60,8 @@ def worker(redis_broker, tmp_path: Path):
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "MEDIA_ROOT": str(settings.MEDIA_ROOT),
         "NAVINDEX_DIR": str(settings.NAVINDEX_DIR),
+        "INDEX_CACHE_DIR": str(settings.INDEX_CACHE_DIR),
+        "EMBED_ON_INDEX": "0",
     }
     log = open(tmp_path / "worker.log", "w+")
     proc = subprocess.Popen(

@@ -260,3 +260,13 @@ def clean_span(lines: list[Line], first: int, last: int, start: int, end: int, w
                 buf += " " + piece
         out.append(buf)
     return "\n".join(out)
+
+
+def tidy(raw: str) -> str:
+    """A readable version of an arbitrary slice of a document: page furniture dropped, layout
+    line breaks joined. For ranges that are not a single node (a heading with its sub-clauses)."""
+    lines = split_lines(raw)
+    mark_artifacts(lines)
+    return _SPACES.sub(
+        " ", " ".join(ln.text for ln in lines if ln.text and not ln.artifact)
+    ).strip()

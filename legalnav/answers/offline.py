@@ -1,0 +1,93 @@
+"""The offline answerer: no model, no network. It quotes the governing provisions with citations,
+puts a later amendment before what it amends, and says the fixed silence sentence when nothing
+retrieved bears on the question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from legalnav.retrieval.bm25 import tokenize
+from legalnav.retrieval.engine import query_tokens
+
+SILENCE = "The provided documents do not contain the answer."
+MAX_PROVISIONS = 5
+_SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[A-Z(“\"])")
+_OVERRIDING_KINDS = {"amendment", "side_letter"}
+
+
+@dataclass(slots=True)
+class Provision:
+    doc_key: str
+    doc_title: str
+    doc_kind: str
+    effective_date: date | None
+    node_id: str
+    ref: str
+    heading: str
+    text: str
+    score: float
+    amends_key: str | None = None
+
+
+def relevance(question: str, text: str) -> float:
+    wanted = set(query_tokens(question))
+    if not wanted:
+        return 0.0
+    have = set(tokenize(text))
+    return len(wanted & have) / len(wanted)
+
+
+def best_sentences(question: str, text: str, limit: int = 2) -> str:
+    sentences = [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+    if not sentences:
+        return ""
+    ranked = sorted(range(len(sentences)), key=lambda i: (-relevance(question, sentences[i]), i))
+    chosen = sorted(ranked[:limit])
+    return " ".join(sentences[i] for i in chosen)
+
+
+def precedence_order(provisions: list[Provision]) -> list[Provision]:
+    """Later amendments and side letters first (they prevail to the extent of inconsistency),
+    then the rest by retrieval score."""
+
+    def key(p: Provision) -> tuple[int, int, float]:
+        overriding = p.doc_kind in _OVERRIDING_KINDS
+        when = p.effective_date.toordinal() if p.effective_date else 0
+        return (0 if overriding else 1, -when if overriding else 0, -p.score)
+
+    return sorted(provisions, key=key)
+
+
+def answer_offline(question: str, provisions: list[Provision], *, threshold: float = 0.34) -> str:
+    """Quote the best-ranked provisions that share enough of the question's words; retrieval's
+    order is kept, and a later amendment or side letter is marked as prevailing."""
+    ranked = [p for p in provisions if relevance(question, f"{p.heading} {p.text}") > 0]
+    if not ranked or max(relevance(question, f"{p.heading} {p.text}") for p in ranked) < threshold:
+        return SILENCE
+    relevant = ranked[:MAX_PROVISIONS]
+    lines = ["Extractive answer (offline: no language model was used). The provisions that govern:"]
+    keys = {p.doc_key for p in relevant}
+    # An amendment prevails only over what it amends: say so when both are quoted.
+    overriding = {
+        p.doc_key
+        for p in precedence_order(relevant)
+        if p.doc_kind in _OVERRIDING_KINDS and p.amends_key in keys
+    }
+    for n, p in enumerate(relevant, 1):
+        where = " ".join(x for x in (p.ref, p.heading) if x) or p.node_id
+        dated = f", {p.effective_date.isoformat()}" if p.effective_date else ""
+        quote = (
+            best_sentences(question, p.text).replace("“", "‘").replace("”", "’").replace('"', "'")
+        )
+        lines.append(
+            f"{n}. {p.doc_title} ({p.doc_kind.replace('_', ' ')}{dated}), {where}: “{quote}” [{p.doc_key}:{p.node_id}]"
+        )
+    if overriding and any(p.doc_key not in overriding for p in relevant):
+        lines.append(
+            "Where an amendment or side letter above conflicts with the original agreement, "
+            "the later document prevails to the extent of the inconsistency."
+        )
+    return "\n".join(lines)

@@ -1,0 +1,246 @@
+"""Answering: the offline answerer, citation validation, and the whole query flow with the
+offline path and with Claude (the real anthropic client against the local replay server)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+
+from legalnav.answers import citations
+from legalnav.answers.models import Answer, Query
+from legalnav.answers.offline import SILENCE, Provision, answer_offline
+from legalnav.answers.services import QueryRejected, query_answer, query_create
+from legalnav.documents.services import document_add, document_index
+from legalnav.llm.models import LLMCall
+from tests.conftest import demo_bytes
+from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
+from tests.llm.replay import message
+
+
+def provision(**kw) -> Provision:
+    base = dict(
+        doc_key="D1",
+        doc_title="Development Agreement",
+        doc_kind="agreement",
+        effective_date=date(2010, 4, 15),
+        node_id="s13.2",
+        ref="13.2",
+        heading="Governing Law",
+        text="13.2 Governing Law. This Development Agreement shall be governed by the laws of the State of Minnesota.",
+        score=1.0,
+    )
+    base.update(kw)
+    return Provision(**base)
+
+
+def test_offline_answer_quotes_verbatim_with_citations():
+    text = answer_offline("Which state's law governs the agreement?", [provision()])
+    assert "[D1:s13.2]" in text and "State of Minnesota" in text
+    lookup = {("D1", "s13.2"): provision().text}
+    assert citations.validate(text, lambda d, n: lookup.get((d, n))).ok
+
+
+def test_offline_answer_says_the_fixed_sentence_when_nothing_bears_on_the_question():
+    assert answer_offline("What is the airspeed of an unladen swallow?", [provision()]) == SILENCE
+    assert answer_offline("anything at all", []) == SILENCE
+
+
+def test_offline_answer_notes_that_an_amendment_prevails_over_what_it_amends():
+    amendment = provision(
+        doc_key="D2",
+        doc_kind="amendment",
+        doc_title="First Amendment",
+        node_id="s1",
+        effective_date=date(2011, 7, 5),
+        amends_key="D1",
+        text="1. Section 13.2 is amended: the laws of the State of Delaware govern this Agreement.",
+    )
+    text = answer_offline("Which state's law governs the agreement?", [provision(), amendment])
+    assert "prevails" in text
+
+
+def test_validation_flags_invented_provisions_and_altered_quotes():
+    answer = (
+        "The term is four years: “continue for four (4) years” [D1:s10.1]\n"
+        "Interest is 9%: “interest at nine percent” [D1:s10.1]\n"
+        "See also [D9:s1] and [D1] Clause 99.9."
+    )
+    texts = {
+        (
+            "D1",
+            "s10.1",
+        ): "10.1 This Agreement will continue for four (4) years unless earlier terminated."
+    }
+    result = citations.validate(answer, lambda d, n: texts.get((d, n)))
+    assert not result.ok
+    problems = " ".join(result.problems)
+    assert "[D1:s10.1] quoted text is not in the cited provision" in problems
+    assert "[D9:s1] no such document" in problems and "clause:99.9" in problems
+    assert sum(1 for c in result.checks if c.ok) == 1
+
+
+@pytest.fixture
+def bioamber_matter(matter):
+    base, _ = document_add(
+        matter=matter,
+        filename="bioamber-development-agreement.txt",
+        data=demo_bytes("bioamber-development-agreement.txt"),
+        kind="agreement",
+        title="Development Agreement",
+        enqueue=False,
+    )
+    amendment, _ = document_add(
+        matter=matter,
+        filename="bioamber-development-agreement-first-amendment.txt",
+        data=demo_bytes("bioamber-development-agreement-first-amendment.txt"),
+        kind="amendment",
+        title="First Amendment",
+        amends=base,
+        enqueue=False,
+    )
+    for doc in (base, amendment):
+        assert document_index(document_id=doc.pk).status == "indexed"
+    return matter
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("mode", ["navembed", "navindex", "inject", "auto"])
+def test_offline_query_flow_in_every_mode(bioamber_matter, mode):
+    query = query_create(
+        matter=bioamber_matter,
+        user=None,
+        question="Which state's law governs the Development Agreement?",
+        mode=mode,
+        enqueue=False,
+    )
+    query = query_answer(query_id=query.pk)
+    assert query.status == Query.Status.ANSWERED, query.error_message
+    answer = query.answer
+    assert answer.answerer == "offline" and "Minnesota" in answer.text
+    assert answer.validation["ok"], answer.validation
+    assert answer.citations.exists() and all(c.valid for c in answer.citations.all())
+    assert answer.evidence.exists()
+    assert answer.dollars == Decimal(0) and answer.context_tokens > 0
+    assert answer.inject_tokens > answer.context_tokens or mode in ("inject", "auto")
+    row = LLMCall.objects.get(query_id=query.pk)
+    assert row.estimated and row.dollars == 0 and row.input_tokens == answer.token_footprint
+
+
+@pytest.mark.django_db
+def test_query_refusals(bioamber_matter, matter_factory=None):
+    with pytest.raises(QueryRejected):
+        query_create(matter=bioamber_matter, user=None, question="   ", enqueue=False)
+    with pytest.raises(QueryRejected):
+        query_create(matter=bioamber_matter, user=None, question="x" * 5000, enqueue=False)
+    with pytest.raises(QueryRejected):
+        query_create(
+            matter=bioamber_matter, user=None, question="q", mode="telepathy", enqueue=False
+        )
+
+
+@pytest.mark.django_db
+def test_inject_is_refused_beyond_the_context_window(bioamber_matter, monkeypatch):
+    from legalnav.answers import services
+
+    monkeypatch.setattr(services, "CONTEXT_WINDOW_TOKENS", 1000)
+    query = query_create(
+        matter=bioamber_matter,
+        user=None,
+        question="What is the term?",
+        mode="inject",
+        enqueue=False,
+    )
+    query = query_answer(query_id=query.pk)
+    assert query.status == Query.Status.FAILED and "window" in query.error_message
+    assert not Answer.objects.filter(query=query).exists()
+
+
+@pytest.mark.django_db
+def test_empty_matter_fails_clearly(matter):
+    query = query_create(matter=matter, user=None, question="What is the term?", enqueue=False)
+    query = query_answer(query_id=query.pk)
+    assert query.status == Query.Status.FAILED and "no indexed documents" in query.error_message
+
+
+@pytest.mark.django_db
+def test_claude_answer_is_recorded_priced_and_validated(bioamber_matter, replay):  # noqa: F811
+    replay.queue(
+        message(
+            "Minnesota law governs: “shall be governed by and construed in accordance with the laws of the "
+            "State of Minnesota” [D1:s13.2]. Also “the laws of Atlantis apply” [D1:s13.2].",
+            input_tokens=2100,
+            output_tokens=80,
+        )
+    )
+    query = query_create(
+        matter=bioamber_matter,
+        user=None,
+        question="Which state's law governs?",
+        mode="navembed",
+        enqueue=False,
+    )
+    query = query_answer(query_id=query.pk)
+    assert query.status == Query.Status.ANSWERED
+    answer = query.answer
+    assert answer.answerer == "claude-sonnet-4-6"
+    assert answer.validation["ok"] is False and any(
+        "Atlantis" in c.quote for c in answer.citations.filter(valid=False)
+    )
+    assert answer.citations.filter(valid=True).count() == 1
+    row = LLMCall.objects.get(query_id=query.pk)
+    assert row.input_tokens == 2100 and row.output_tokens == 80
+    assert answer.dollars == row.dollars == Decimal("0.0075")  # 2100×$3 + 80×$15 per million
+    body = replay.requests[-1].body
+    assert "Which state's law governs?" in json.dumps(body)
+    assert "<provision" in json.dumps(body["system"]) or "<provision" in json.dumps(
+        body["messages"]
+    )
+
+
+@pytest.mark.django_db
+def test_claude_outage_fails_the_query_and_a_retry_answers(bioamber_matter, replay, settings):  # noqa: F811
+    from tests.llm.replay import Reply
+
+    settings.LLM_MAX_ATTEMPTS = 2
+    replay.queue(
+        Reply(
+            status=529,
+            body={"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+        ),
+        Reply(
+            status=529,
+            body={"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+        ),
+    )
+    query = query_create(
+        matter=bioamber_matter,
+        user=None,
+        question="Which state's law governs?",
+        mode="navembed",
+        enqueue=False,
+    )
+    query = query_answer(query_id=query.pk)
+    assert query.status == Query.Status.FAILED and query.error_message
+    replay.queue(message("Minnesota [D1:s13.2]", input_tokens=100, output_tokens=5))
+    query = query_answer(query_id=query.pk)
+    assert query.status == Query.Status.ANSWERED and query.attempts == 2
+
+
+@pytest.mark.django_db
+def test_ask_command_prints_json(bioamber_matter, capsys):
+    call_command(
+        "ask",
+        "How long does the Development Agreement last?",
+        "--matter",
+        str(bioamber_matter.pk),
+        "--mode",
+        "navembed",
+        "--json",
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert data["answerer"] == "offline" and data["citations"] and data["validation"]["ok"]
+    assert "four (4) years" in data["answer"]
