@@ -244,3 +244,14 @@ def test_ask_command_prints_json(bioamber_matter, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["answerer"] == "offline" and data["citations"] and data["validation"]["ok"]
     assert "four (4) years" in data["answer"]
+
+
+@pytest.mark.django_db
+def test_asking_enqueues_the_answer_task_on_commit(bioamber_matter, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        query = query_create(matter=bioamber_matter, user=None, question="What is the term of the agreement?", mode="navembed")
+    assert len(callbacks) == 1
+    query.refresh_from_db()
+    assert query.status == Query.Status.ANSWERED and query.mode_used == "navembed:hybrid"
+    # Running the task again does nothing: the query is no longer queued.
+    assert query_answer(query_id=query.pk).answer.pk == query.answer.pk
