@@ -247,9 +247,16 @@ def test_ask_command_prints_json(bioamber_matter, capsys):
 
 
 @pytest.mark.django_db
-def test_asking_enqueues_the_answer_task_on_commit(bioamber_matter, django_capture_on_commit_callbacks):
+def test_asking_enqueues_the_answer_task_on_commit(
+    bioamber_matter, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        query = query_create(matter=bioamber_matter, user=None, question="What is the term of the agreement?", mode="navembed")
+        query = query_create(
+            matter=bioamber_matter,
+            user=None,
+            question="What is the term of the agreement?",
+            mode="navembed",
+        )
     assert len(callbacks) == 1
     query.refresh_from_db()
     assert query.status == Query.Status.ANSWERED and query.mode_used == "navembed:hybrid"
