@@ -83,6 +83,13 @@ def test_validation_flags_invented_provisions_and_altered_quotes():
     assert sum(1 for c in result.checks if c.ok) == 1
 
 
+def base_key(matter) -> str:
+    """The development agreement's key (D<pk>): primary keys differ between databases."""
+    from legalnav.documents.models import Document
+
+    return Document.objects.get(matter=matter, kind="agreement").key
+
+
 @pytest.fixture
 def bioamber_matter(matter):
     base, _ = document_add(
@@ -168,10 +175,11 @@ def test_empty_matter_fails_clearly(matter):
 
 @pytest.mark.django_db
 def test_claude_answer_is_recorded_priced_and_validated(bioamber_matter, replay):  # noqa: F811
+    key = base_key(bioamber_matter)
     replay.queue(
         message(
             "Minnesota law governs: “shall be governed by and construed in accordance with the laws of the "
-            "State of Minnesota” [D1:s13.2]. Also “the laws of Atlantis apply” [D1:s13.2].",
+            f"State of Minnesota” [{key}:s13.2]. Also “the laws of Atlantis apply” [{key}:s13.2].",
             input_tokens=2100,
             output_tokens=80,
         )
@@ -225,7 +233,7 @@ def test_claude_outage_fails_the_query_and_a_retry_answers(bioamber_matter, repl
     )
     query = query_answer(query_id=query.pk)
     assert query.status == Query.Status.FAILED and query.error_message
-    replay.queue(message("Minnesota [D1:s13.2]", input_tokens=100, output_tokens=5))
+    replay.queue(message(f"Minnesota [{base_key(bioamber_matter)}:s13.2]", input_tokens=100, output_tokens=5))
     query = query_answer(query_id=query.pk)
     assert query.status == Query.Status.ANSWERED and query.attempts == 2
 
