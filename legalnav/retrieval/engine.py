@@ -266,8 +266,9 @@ class Retriever:
         return ranking, lookup
 
     def hybrid_ranking(self, question: str, depth: int) -> list[tuple[int, float]]:
-        lex, lex_scores = self.bm25_ranking(question, FUSION_DEPTH)
-        dense, _ = self.dense_ranking(question, FUSION_DEPTH, lex_scores)
+        fusion_depth = max(FUSION_DEPTH, depth)
+        lex, lex_scores = self.bm25_ranking(question, fusion_depth)
+        dense, _ = self.dense_ranking(question, fusion_depth, lex_scores)
         fused = rrf([lex, dense], weights=[1.0, DENSE_WEIGHT])
         # The metadata boost: a question about the instrument itself (its name, parties, date)
         # is answered by its opening passage. (Boosting passages by the flags a question seems to
@@ -292,27 +293,20 @@ class Retriever:
     def _expansion_chars(self, hits: list[Hit], *, xrefs: bool, definitions: bool) -> int:
         seen = {(h.doc, h.node) for h in hits}
         extra = 0
-        budget_x, budget_d = XREF_BUDGET, DEFINITION_BUDGET
+        budgets = {
+            "refs": XREF_BUDGET if xrefs else 0,
+            "terms": DEFINITION_BUDGET if definitions else 0,
+        }
         for h in hits:
             node = self.corpus.docs[h.doc].nodes[h.node]
-            if xrefs:
-                for t in node.refs:
+            for attr in ("refs", "terms"):  # cross-referenced provisions, then definitions used
+                for t in getattr(node, attr):
                     if (h.doc, t) in seen:
                         continue
                     target = self.corpus.docs[h.doc].nodes[t]
                     size = target.end - target.start
-                    if size <= budget_x:
-                        budget_x -= size
-                        extra += size
-                        seen.add((h.doc, t))
-            if definitions:
-                for t in node.terms:
-                    if (h.doc, t) in seen:
-                        continue
-                    target = self.corpus.docs[h.doc].nodes[t]
-                    size = target.end - target.start
-                    if size <= budget_d:
-                        budget_d -= size
+                    if size <= budgets[attr]:
+                        budgets[attr] -= size
                         extra += size
                         seen.add((h.doc, t))
         return extra
@@ -329,15 +323,18 @@ class Retriever:
 
     # -- strategies --
 
-    def navembed(self, question: str, k: int, strategy: str) -> Retrieval:
+    def ranked_passages(self, question: str, strategy: str, depth: int) -> list[tuple[int, float]]:
+        """(passage row, score), best first, for a navembed strategy."""
         if strategy == "bm25":
-            ranking, scores = self.bm25_ranking(question, k)
-            ranked = [(i, float(scores[i])) for i in ranking]
-        elif strategy in ("dense", "dense+xref"):
-            ranking, lookup = self.dense_ranking(question, k)
-            ranked = [(i, lookup[i]) for i in ranking]
-        else:
-            ranked = self.hybrid_ranking(question, k)
+            ranking, scores = self.bm25_ranking(question, depth)
+            return [(i, float(scores[i])) for i in ranking]
+        if strategy in ("dense", "dense+xref"):
+            ranking, lookup = self.dense_ranking(question, depth)
+            return [(i, lookup[i]) for i in ranking]
+        return self.hybrid_ranking(question, depth)
+
+    def navembed(self, question: str, k: int, strategy: str) -> Retrieval:
+        ranked = self.ranked_passages(question, strategy, k)
         hits = self._passage_hits(ranked)
         payload = sum(h.end - h.start for h in hits)
         payload += self._expansion_chars(
@@ -462,16 +459,10 @@ def rank_documents(retriever: Retriever, question: str, mode: str, k: int) -> Re
     if strategy == "inject":
         return retriever.inject()
     depth = min(corpus.size, max(FUSION_DEPTH, 20 * k))
-    if strategy == "bm25":
-        ranking, scores = retriever.bm25_ranking(question, depth)
-        ranked = [(i, float(scores[i])) for i in ranking]
-    elif strategy in ("dense", "dense+xref"):
-        ranking, lookup = retriever.dense_ranking(question, depth)
-        ranked = [(i, lookup[i]) for i in ranking]
-    else:  # hybrid, navindex, auto: fused passage evidence
-        lex, lex_scores = retriever.bm25_ranking(question, depth)
-        dense, _ = retriever.dense_ranking(question, depth, lex_scores)
-        ranked = sorted(rrf([lex, dense]).items(), key=lambda kv: (-kv[1], kv[0]))
+    # navindex and auto rank documents by fused passage evidence, as hybrid does.
+    ranked = retriever.ranked_passages(
+        question, strategy if strategy in ("bm25", "dense", "dense+xref") else "hybrid", depth
+    )
     best: dict[int, Hit] = {}
     for i, score in ranked:
         d, p = corpus.owner[i]
