@@ -233,7 +233,9 @@ def test_claude_outage_fails_the_query_and_a_retry_answers(bioamber_matter, repl
     )
     query = query_answer(query_id=query.pk)
     assert query.status == Query.Status.FAILED and query.error_message
-    replay.queue(message(f"Minnesota [{base_key(bioamber_matter)}:s13.2]", input_tokens=100, output_tokens=5))
+    replay.queue(
+        message(f"Minnesota [{base_key(bioamber_matter)}:s13.2]", input_tokens=100, output_tokens=5)
+    )
     query = query_answer(query_id=query.pk)
     assert query.status == Query.Status.ANSWERED and query.attempts == 2
 

@@ -86,3 +86,34 @@ def test_mode_names(mode, strategy):
 def test_unknown_mode_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="navembed:bm25"):
         normalise_mode("magic")
+
+
+def test_bench_retrieval_prints_latency_per_mode(settings, tmp_path):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.conftest import DEMO
+
+    settings.VAR_DIR = tmp_path
+    out = StringIO()
+    call_command(
+        "bench_retrieval",
+        str(DEMO / "bioamber-development-agreement.txt"),
+        "--repeat",
+        "1",
+        "--json",
+        stdout=out,
+    )
+    report = json.loads(out.getvalue())
+    assert report["documents"] == 1 and report["passages"] > 20
+    assert set(report["latency_ms"]) == {
+        "navembed:bm25",
+        "navembed:dense",
+        "navembed",
+        "navindex",
+        "inject",
+    }
+    assert all(v["p50"] > 0 for m, v in report["latency_ms"].items() if m != "inject")
+    assert report["embedding"]["documents_embedded_now"] == 1

@@ -1,0 +1,147 @@
+"""Retrieval latency per mode (no LLM), index build time, embedding throughput and peak memory."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from legalnav.retrieval.embeddings import get_embedder
+from legalnav.retrieval.engine import Corpus, Retriever, rank_documents, retrieve
+from legalnav.retrieval.index import IndexCache
+
+QUESTIONS = [
+    "Which state's law governs the agreement?",
+    "Can a party assign the agreement without consent?",
+    "How can the agreement be terminated for convenience?",
+    "What is the term of the agreement and how is it renewed?",
+    "What notice period applies to termination?",
+    "Is there a cap on liability?",
+    "Are consequential damages excluded?",
+    "What are the confidentiality obligations?",
+    "Who are the parties to the agreement?",
+    "When is the agreement effective?",
+    "What fees or payments are due and when?",
+    "What interest rate applies to overdue amounts?",
+    "What are the events of default?",
+    "What conditions must be satisfied before closing?",
+    "Is there a non-compete or non-solicitation covenant?",
+    "What insurance must be maintained?",
+    "How are disputes resolved?",
+    "What representations and warranties are given?",
+    "What indemnification obligations exist?",
+    "How are notices delivered?",
+]
+MODES = ["navembed:bm25", "navembed:dense", "navembed", "navindex", "inject"]
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Command(BaseCommand):
+    help = (
+        "Benchmark retrieval: per-mode latency p50/p95, index build, embedding throughput, memory."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "files", nargs="*", help="Plain-text documents (default: demo/documents)."
+        )
+        parser.add_argument("--unit", choices=["span", "document"], default="span")
+        parser.add_argument("--k", type=int, default=10)
+        parser.add_argument(
+            "--repeat", type=int, default=3, help="Rounds of the question set per mode."
+        )
+        parser.add_argument(
+            "--cold", action="store_true", help="Use an empty cache (measure embedding)."
+        )
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args: object, **opts: object) -> None:
+        paths = [Path(str(p)) for p in opts["files"]] or sorted(
+            (settings.BASE_DIR / "demo" / "documents").glob("*.txt")
+        )  # type: ignore[attr-defined]
+        if not paths:
+            raise CommandError("No documents to benchmark.")
+        texts = [p.read_bytes().decode("utf-8") for p in paths]
+        folder = (
+            Path(tempfile.mkdtemp(prefix="bench-"))
+            if opts["cold"]
+            else Path(settings.VAR_DIR) / "bench-cache"
+        )
+        cache = IndexCache(folder)
+        started = time.perf_counter()
+        docs = [cache.get(t) for t in texts]
+        build_s = time.perf_counter() - started
+        embedder = get_embedder()
+        corpus = Corpus(docs, embedder=embedder, cache=cache)
+        retriever = Retriever(corpus)
+        missing = sum(1 for d in docs if d.vectors is None)
+        started = time.perf_counter()
+        retriever.dense_ranking("warm up", 1)  # embeds whatever is not cached yet
+        embed_s = time.perf_counter() - started
+        cache.flush()
+        rank = rank_documents if opts["unit"] == "document" else retrieve
+        k = int(opts["k"])  # type: ignore[call-overload]
+        latency: dict[str, list[float]] = {}
+        payload: dict[str, list[int]] = {}
+        for mode in MODES:
+            for _ in range(int(opts["repeat"])):  # type: ignore[call-overload]
+                for question in QUESTIONS:
+                    t0 = time.perf_counter()
+                    result = rank(retriever, question, mode, k)
+                    latency.setdefault(mode, []).append((time.perf_counter() - t0) * 1000)
+                    payload.setdefault(mode, []).append(result.payload_chars)
+        report = {
+            "documents": len(docs),
+            "characters": sum(len(t) for t in texts),
+            "passages": corpus.size,
+            "nodes": sum(len(d.nodes) for d in docs),
+            "index_build_s": round(build_s, 2),
+            "embedding": {
+                "documents_embedded_now": missing,
+                "seconds": round(embed_s, 2),
+                "passages_per_s": round(corpus.size / embed_s, 1)
+                if missing and embed_s > 0
+                else None,
+                "model": embedder.name,
+            },
+            "latency_ms": {
+                m: {"p50": round(statistics.median(v), 2), "p95": round(_pct(v, 0.95), 2)}
+                for m, v in latency.items()
+            },
+            "payload_chars_median": {m: int(statistics.median(v)) for m, v in payload.items()},
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "corpus_sha": hashlib.sha256("".join(d.sha256 for d in docs).encode()).hexdigest()[:12],
+        }
+        if opts["json"]:
+            self.stdout.write(json.dumps(report, indent=2))
+            return
+        w = self.stdout.write
+        w(
+            f"{report['documents']} documents, {report['characters']:,} characters, {report['nodes']:,} nodes, {report['passages']:,} passages"
+        )
+        w(f"index build {build_s:.2f} s (parse + passages; cached by content hash)")
+        emb = report["embedding"]
+        w(
+            f"embedding   {emb['documents_embedded_now']} documents embedded now in {emb['seconds']} s"
+            + (
+                f" ({emb['passages_per_s']} passages/s)"
+                if emb["passages_per_s"]
+                else " (all cached)"
+            )
+        )
+        w(f"{'mode':<16}{'p50 ms':>10}{'p95 ms':>10}{'payload chars':>16}")
+        for m in MODES:
+            lat = report["latency_ms"][m]
+            w(f"{m:<16}{lat['p50']:>10}{lat['p95']:>10}{report['payload_chars_median'][m]:>16,}")
+        w(f"peak RSS {report['peak_rss_mb']} MB")
