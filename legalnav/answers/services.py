@@ -7,11 +7,12 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
 from functools import lru_cache
 
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from legalnav.answers import citations
@@ -104,15 +105,27 @@ def _provisions(mr: MatterRetriever, hits: list[Hit]) -> list[Provision]:
     return out
 
 
+STALE_RUN = timedelta(minutes=15)  # a "running" claim older than this was abandoned
+
+
 def _claim(query_id: int) -> Query | None:
+    """Take the query for this worker: queued, failed (a retry) or abandoned mid-run."""
+    stale = timezone.now() - STALE_RUN
     claimed = (
         Query.objects.filter(pk=query_id)
-        .filter(Q(status=Query.Status.QUEUED) | Q(status=Query.Status.FAILED))
-        .update(status=Query.Status.RUNNING, error_message="", updated_at=timezone.now())
+        .filter(
+            Q(status__in=[Query.Status.QUEUED, Query.Status.FAILED])
+            | Q(status=Query.Status.RUNNING, updated_at__lt=stale)
+        )
+        .update(
+            status=Query.Status.RUNNING,
+            error_message="",
+            attempts=F("attempts") + 1,
+            updated_at=timezone.now(),
+        )
     )
     if not claimed:
         return None
-    Query.objects.filter(pk=query_id).update(attempts=Query.objects.get(pk=query_id).attempts + 1)
     return Query.objects.select_related("matter").get(pk=query_id)
 
 
@@ -154,6 +167,11 @@ def query_answer(*, query_id: int) -> Query | None:
         text, answerer, context_text = _answer(query, mr, result.hits, result.strategy, provider)
     except LLMError as exc:
         return _fail(query, str(exc))
+    except Exception as exc:  # a bug must not leave the query "running"; it stays retryable
+        logger.exception("answering query %s failed", query.pk)
+        return _fail(
+            query, f"The question could not be answered ({exc.__class__.__name__}); try again."
+        )
     validation = citations.validate(text, _lookup(mr))
     _save(
         query,

@@ -272,3 +272,34 @@ def test_asking_enqueues_the_answer_task_on_commit(
     assert query.status == Query.Status.ANSWERED and query.mode_used == "navembed:hybrid"
     # Running the task again does nothing: the query is no longer queued.
     assert query_answer(query_id=query.pk).answer.pk == query.answer.pk
+
+
+@pytest.mark.django_db
+def test_an_unexpected_error_fails_the_query_and_an_abandoned_run_is_taken_over(
+    bioamber_matter, monkeypatch
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from legalnav.answers import services
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(services, "_answer", broken)
+    query = query_create(
+        matter=bioamber_matter,
+        user=None,
+        question="What is the term?",
+        mode="navembed",
+        enqueue=False,
+    )
+    query = query_answer(query_id=query.pk)
+    assert query.status == Query.Status.FAILED and "RuntimeError" in query.error_message
+    monkeypatch.undo()
+    # A run left "running" by a worker that died is taken over once it is stale, not before.
+    Query.objects.filter(pk=query.pk).update(status=Query.Status.RUNNING)
+    assert query_answer(query_id=query.pk).status == Query.Status.RUNNING
+    Query.objects.filter(pk=query.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    assert query_answer(query_id=query.pk).status == Query.Status.ANSWERED
