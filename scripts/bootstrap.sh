@@ -29,8 +29,13 @@ fi
 # torch first, and the CPU build: otherwise sentence-transformers pulls a CUDA build of several GB.
 # A wheel already on this machine (pip's find-links) is used when there is one.
 if ! .venv/bin/python -c 'import torch' >/dev/null 2>&1; then
-  .venv/bin/python -m pip install --quiet "torch==2.13.0" --only-binary=:all: --no-index --find-links "${TORCH_WHEELS:-/opt/wheels}" 2>/dev/null \
-    || .venv/bin/python -m pip install --quiet "torch==2.13.0" --index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}"
+  pytag=$(.venv/bin/python -c 'import sys; print(f"cp{sys.version_info.major}{sys.version_info.minor}")')
+  wheel=$(ls "${TORCH_WHEELS:-/opt/wheels}"/torch-2.13.0+cpu-"$pytag"-*.whl 2>/dev/null | head -1 || true)
+  if [ -n "$wheel" ]; then
+    .venv/bin/python -m pip install --quiet "$wheel"
+  else
+    .venv/bin/python -m pip install --quiet "torch==2.13.0" --index-url "${TORCH_INDEX_URL:-https://download.pytorch.org/whl/cpu}"
+  fi
 fi
 .venv/bin/python -m pip install --quiet -e '.[dev]'
 rm -f .venv/.legalnav-*
