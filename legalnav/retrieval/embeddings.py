@@ -59,7 +59,10 @@ class Embedder:
 
     @property
     def dimension(self) -> int:
-        return int(self._load().get_sentence_embedding_dimension())
+        model = self._load()
+        # sentence-transformers renamed the method; use the new name where it exists.
+        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(getter())
 
 
 def default_model_path() -> str:
