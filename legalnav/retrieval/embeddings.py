@@ -61,7 +61,10 @@ class Embedder:
     def dimension(self) -> int:
         model = self._load()
         # sentence-transformers renamed the method; use the new name where it exists.
-        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        getter = (
+            getattr(model, "get_embedding_dimension", None)
+            or model.get_sentence_embedding_dimension
+        )
         return int(getter())
 
 
