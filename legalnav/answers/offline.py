@@ -1,6 +1,6 @@
-"""The offline answerer: no model, no network. It quotes the governing provisions with citations,
-puts a later amendment before what it amends, and says the fixed silence sentence when nothing
-retrieved bears on the question.
+"""The offline answerer: no model, no network. It quotes the governing provisions with citations
+in retrieval's order, notes that an amendment prevails over the agreement it amends when both are
+quoted, and says the fixed silence sentence when nothing retrieved bears on the question.
 """
 
 from __future__ import annotations
@@ -49,18 +49,6 @@ def best_sentences(question: str, text: str, limit: int = 2) -> str:
     return " ".join(sentences[i] for i in chosen)
 
 
-def precedence_order(provisions: list[Provision]) -> list[Provision]:
-    """Later amendments and side letters first (they prevail to the extent of inconsistency),
-    then the rest by retrieval score."""
-
-    def key(p: Provision) -> tuple[int, int, float]:
-        overriding = p.doc_kind in _OVERRIDING_KINDS
-        when = p.effective_date.toordinal() if p.effective_date else 0
-        return (0 if overriding else 1, -when if overriding else 0, -p.score)
-
-    return sorted(provisions, key=key)
-
-
 def answer_offline(question: str, provisions: list[Provision], *, threshold: float = 0.34) -> str:
     """Quote the best-ranked provisions that share enough of the question's words; retrieval's
     order is kept, and a later amendment or side letter is marked as prevailing."""
@@ -72,9 +60,7 @@ def answer_offline(question: str, provisions: list[Provision], *, threshold: flo
     keys = {p.doc_key for p in relevant}
     # An amendment prevails only over what it amends: say so when both are quoted.
     overriding = {
-        p.doc_key
-        for p in precedence_order(relevant)
-        if p.doc_kind in _OVERRIDING_KINDS and p.amends_key in keys
+        p.doc_key for p in relevant if p.doc_kind in _OVERRIDING_KINDS and p.amends_key in keys
     }
     for n, p in enumerate(relevant, 1):
         where = " ".join(x for x in (p.ref, p.heading) if x) or p.node_id

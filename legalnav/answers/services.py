@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
-from functools import lru_cache
 
 from django.db import transaction
 from django.db.models import F, Q, Sum
@@ -65,21 +63,14 @@ def query_create(
     return query
 
 
-@lru_cache(maxsize=512)
-def _tokens_of(sha: str, length: int, text: str) -> int:  # keyed by content hash
-    return count_tokens(text)
+_TOKEN_COUNTS: dict[str, int] = {}  # content hash -> token count of the document text
 
 
 def _doc_tokens(doc: Document) -> int:
-    return _tokens_of(doc.indexed_sha256 or doc.sha256, len(doc.text), doc.text)
-
-
-@dataclass
-class _Selected:
-    provisions: list[Provision]
-    hits: list[Hit]
-    payload_chars: int
-    mode_used: str
+    key = doc.indexed_sha256 or doc.sha256
+    if key not in _TOKEN_COUNTS:
+        _TOKEN_COUNTS[key] = count_tokens(doc.text)
+    return _TOKEN_COUNTS[key]
 
 
 def _provisions(mr: MatterRetriever, hits: list[Hit]) -> list[Provision]:
@@ -403,11 +394,23 @@ def _save(
                 for i, c in enumerate(validation.checks)
             ]
         )
+        wanted = {
+            (mr.documents[h.doc].pk, mr.retriever.corpus.docs[h.doc].nodes[h.node].node_id)
+            for h in hits
+            if h.node >= 0
+        }
+        # One query for all evidence nodes, not one per hit.
+        node_rows = {
+            (n.document_id, n.node_id): n
+            for n in Node.objects.filter(
+                document_id__in={d for d, _ in wanted}, node_id__in={i for _, i in wanted}
+            ).only("id", "document_id", "node_id")
+        }
         evidence = []
         for rank, h in enumerate(hits):
             doc = mr.documents[h.doc]
             node_id = mr.retriever.corpus.docs[h.doc].nodes[h.node].node_id if h.node >= 0 else None
-            node = Node.objects.filter(document=doc, node_id=node_id).first() if node_id else None
+            node = node_rows.get((doc.pk, node_id)) if node_id else None
             evidence.append(
                 Evidence(
                     answer=answer,

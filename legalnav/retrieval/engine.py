@@ -123,6 +123,7 @@ class Corpus:
             (d, p) for d, doc in enumerate(docs) for p in range(len(doc.passages))
         ]
         self._bm25: BM25 | None = None
+        self._matrix: np.ndarray | None = None  # all passage vectors, once all are embedded
         self._surface: BM25 | None = None
         self.node_owner: list[tuple[int, int]] = [
             (d, n) for d, doc in enumerate(docs) for n in range(len(doc.nodes))
@@ -184,6 +185,7 @@ class Corpus:
                 texts.append(f"{passage.context}\n{passage.text}")
                 where.append((d, p))
         vectors = self.embedder.encode(texts)
+        self._matrix = None
         for (d, p), vec in zip(where, vectors, strict=True):
             self.docs[d].vectors[p] = vec  # type: ignore[index]
         if self.cache is not None:
@@ -203,12 +205,13 @@ class Corpus:
             return rows, np.zeros(0)
         self._ensure_vectors(rows)
         q = self.embedder.encode([question])[0]
-        matrix = (
-            np.vstack(
-                [self.docs[self.owner[i][0]].vectors[self.owner[i][1]] for i in rows.tolist()]
-            )
-            if rows.size != self.size
-            else np.vstack([d.vectors for d in self.docs if len(d.passages)])
+        if rows.size == self.size:
+            # The whole corpus: stack its vectors once, not on every question.
+            if self._matrix is None:
+                self._matrix = np.vstack([d.vectors for d in self.docs if len(d.passages)])
+            return rows, self._matrix @ q
+        matrix = np.vstack(
+            [self.docs[self.owner[i][0]].vectors[self.owner[i][1]] for i in rows.tolist()]
         )
         return rows, matrix @ q
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,9 +106,11 @@ def build_doc_index(text: str, sha256: str) -> DocIndex:
 class IndexCache:
     """Document indexes on disk (pickles) and in memory, keyed by content hash."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, keep: int = 500) -> None:
         self.folder = folder
-        self.memory: dict[str, DocIndex] = {}
+        self.keep = keep  # documents held in memory; older clean ones are dropped (a long-lived
+        # worker would otherwise hold every document it ever indexed)
+        self.memory: OrderedDict[str, DocIndex] = OrderedDict()
         self.dirty: set[str] = set()
 
     def _path(self, sha: str) -> Path:
@@ -119,6 +122,7 @@ class IndexCache:
     def get(self, text: str) -> DocIndex:
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
         if sha in self.memory:
+            self.memory.move_to_end(sha)
             return self.memory[sha]
         path = self._path(sha)
         index: DocIndex | None = None
@@ -132,6 +136,11 @@ class IndexCache:
             index = build_doc_index(text, sha)
             self.dirty.add(sha)
         self.memory[sha] = index
+        if len(self.memory) > self.keep:
+            for old in [k for k in self.memory if k not in self.dirty][
+                : len(self.memory) - self.keep
+            ]:
+                del self.memory[old]
         return index
 
     def mark_dirty(self, index: DocIndex) -> None:

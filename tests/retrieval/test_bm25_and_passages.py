@@ -117,3 +117,17 @@ def test_bench_retrieval_prints_latency_per_mode(settings, tmp_path):
     }
     assert all(v["p50"] > 0 for m, v in report["latency_ms"].items() if m != "inject")
     assert report["embedding"]["documents_embedded_now"] == 1
+
+
+def test_index_cache_keeps_a_bounded_number_of_documents_in_memory(tmp_path):
+    from legalnav.retrieval.index import IndexCache
+
+    cache = IndexCache(tmp_path, keep=2)
+    texts = [f"{i}. Term. The term is {i} years.\n" for i in range(1, 5)]
+    for text in texts:
+        cache.get(text)
+    assert len(cache.memory) == 4  # unsaved entries are never dropped
+    cache.flush()
+    cache.get("5. Fees. The fee is five dollars.\n")
+    assert len(cache.memory) <= 3 and not cache.dirty - set(cache.memory)
+    assert cache.get(texts[0]).passages  # a dropped entry comes back from disk

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from legalnav.retrieval.embeddings import get_embedder
 from legalnav.retrieval.engine import Corpus, Retriever, normalise_mode, rank_documents, retrieve
@@ -150,9 +150,3 @@ class Command(BaseCommand):
         else:
             self.corpora.move_to_end(key)
         return retriever
-
-    def execute(self, *args: object, **options: object) -> str | None:
-        try:
-            return super().execute(*args, **options)
-        except CommandError:
-            raise
