@@ -61,3 +61,34 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.matter} ({self.role})"
+
+
+class AuditEvent(models.Model):
+    """One thing someone did in a matter. Rows are only ever added."""
+
+    class Action(models.TextChoices):
+        UPLOADED = "uploaded", "Uploaded"
+        REINDEXED = "reindexed", "Re-indexed"
+        DELETED = "deleted", "Deleted"
+        ASKED = "asked", "Asked"
+        EXPORTED = "exported", "Exported"
+        MEMBER_ADDED = "member_added", "Added member"
+        MEMBER_CHANGED = "member_changed", "Changed member role"
+        MEMBER_REMOVED = "member_removed", "Removed member"
+        CREATED = "created", "Created matter"
+
+    matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="audit_events")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=20, choices=Action.choices)
+    target = models.CharField(max_length=300, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["matter", "-at"], name="audit_matter_at")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.user} {self.action} {self.target}"
