@@ -59,6 +59,9 @@ class Document(models.Model):
     # the nodes are current and re-indexing is a no-op.
     indexed_sha256 = models.CharField(max_length=64, blank=True)
     parser_version = models.PositiveIntegerField(default=0)
+    # The vector-store collection holding this text's passage vectors ("" until they are stored);
+    # retrieval searches the store only when every document of the matter is in it.
+    vector_collection = models.CharField(max_length=64, blank=True)
     text = models.TextField(blank=True)  # extracted text; node offsets index into it
     # Whether indexing may fill in title and kind from the text (the uploader gave none).
     guess_metadata = models.BooleanField(default=False)
