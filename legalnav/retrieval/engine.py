@@ -7,8 +7,10 @@ the documents, so the same code serves the product and the ``retrieve --json`` m
 
 from __future__ import annotations
 
+import logging
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,6 +18,11 @@ import numpy as np
 from legalnav.retrieval.bm25 import BM25, tokenize
 from legalnav.retrieval.embeddings import Embedder
 from legalnav.retrieval.index import DocIndex, IndexCache
+
+logger = logging.getLogger(__name__)
+
+# A vector store search: (question vector, how many) -> [(passage row, cosine score)], best first.
+VectorSearch = Callable[[np.ndarray, int], list[tuple[int, float]]]
 
 RRF_K = 60
 NAVINDEX_CAP = 10  # the study's hard cap on selected nodes
@@ -114,11 +121,20 @@ class Corpus:
     """The passages and nodes of a set of documents, with lazily built lexical and dense indexes."""
 
     def __init__(
-        self, docs: list[DocIndex], *, embedder: Embedder | None, cache: IndexCache | None = None
+        self,
+        docs: list[DocIndex],
+        *,
+        embedder: Embedder | None,
+        cache: IndexCache | None = None,
+        vector_search: VectorSearch | None = None,
     ):
         self.docs = docs
         self.embedder = embedder
         self.cache = cache
+        # When set, dense rankings come from the vector store (Qdrant) over every passage;
+        # otherwise from the cached vectors in memory (exact, and re-scoring BM25's candidates
+        # only once a corpus passes DENSE_FULL_LIMIT passages).
+        self.vector_search = vector_search
         self.owner: list[tuple[int, int]] = [
             (d, p) for d, doc in enumerate(docs) for p in range(len(doc.passages))
         ]
@@ -258,6 +274,17 @@ class Retriever:
     ) -> tuple[list[int], dict[int, float]]:
         if self.corpus.embedder is None:
             return [], {}  # a lexical-only corpus: fusion falls back to BM25 alone
+        if self.corpus.vector_search is not None and self.corpus.size:
+            q = self.corpus.embedder.encode([question])[0]
+            try:
+                found = self.corpus.vector_search(q, min(depth, self.corpus.size))
+            except Exception:
+                # A store that fails (locked, unreachable) must not fail the question: the
+                # vectors are also cached with the documents, so search them in memory instead.
+                logger.exception("vector store search failed; searching cached vectors instead")
+                self.corpus.vector_search = None
+            else:
+                return [row for row, _ in found], dict(found)
         candidates = None
         if self.corpus.size > DENSE_FULL_LIMIT:
             if lexical is None:

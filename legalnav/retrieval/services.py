@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from threading import Lock
 
+import numpy as np
 from django.conf import settings
 
 from legalnav.documents.models import Document
 from legalnav.matters.models import Matter
-from legalnav.retrieval.embeddings import get_embedder
-from legalnav.retrieval.engine import Corpus, Retriever
-from legalnav.retrieval.index import IndexCache
+from legalnav.retrieval.embeddings import Embedder, get_embedder
+from legalnav.retrieval.engine import Corpus, Retriever, VectorSearch
+from legalnav.retrieval.index import DocIndex, IndexCache
+from legalnav.retrieval.vectors import VectorStore, get_vector_store
+
+logger = logging.getLogger(__name__)
+
+# Point ids are document pk * PASSAGE_SPAN + passage number: unique across documents, stable
+# across re-indexing of the same text, and readable back without a payload lookup.
+PASSAGE_SPAN = 1 << 20
 
 _CACHES: dict[str, IndexCache] = {}
 _RETRIEVERS: OrderedDict[tuple[tuple[int, str], ...], MatterRetriever] = OrderedDict()
@@ -41,7 +51,7 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
         .select_related("amends")
         .order_by("effective_date", "id")
     )
-    key = tuple((d.pk, d.indexed_sha256) for d in documents) + (
+    key = tuple((d.pk, f"{d.indexed_sha256}:{d.vector_collection}") for d in documents) + (
         (0, "dense" if dense else "lexical"),
         (0, str(settings.INDEX_CACHE_DIR)),
     )
@@ -52,9 +62,11 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
             return found
         cache = index_cache()
         docs = [cache.get(d.text) for d in documents]
+        embedder = get_embedder() if dense else None
+        search = _store_search(documents, docs, embedder) if embedder is not None else None
         built = MatterRetriever(
             documents,
-            Retriever(Corpus(docs, embedder=get_embedder() if dense else None, cache=cache)),
+            Retriever(Corpus(docs, embedder=embedder, cache=cache, vector_search=search)),
         )
         _RETRIEVERS[key] = built
         while len(_RETRIEVERS) > 8:
@@ -68,11 +80,115 @@ def flush_index_cache() -> None:
 
 def embed_document_text(text: str) -> int:
     """Embed every passage of a document (cached by content hash); returns how many passages."""
+    return len(_embedded(text).passages)
+
+
+def _embedded(text: str) -> DocIndex:
     cache = index_cache()
     doc = cache.get(text)
     corpus = Corpus([doc], embedder=get_embedder(), cache=cache)
-    import numpy as np
-
     corpus._ensure_vectors(np.arange(corpus.size))  # noqa: SLF001 - the corpus owns the cache
     cache.flush()
-    return corpus.size
+    return doc
+
+
+# --- the vector store -------------------------------------------------------------------------
+
+
+def vector_store() -> VectorStore | None:
+    """The store dense retrieval searches, or None to search the cached vectors in memory.
+
+    The in-process engine (Qdrant Edge) locks its files to one process, so by default it is used
+    only when tasks run in the web process; with separate Celery workers and no QDRANT_URL, every
+    process reads the vectors cached with the documents instead (see settings.VECTOR_STORE)."""
+    choice = settings.VECTOR_STORE
+    if choice == "memory":
+        return None
+    if choice == "auto" and not settings.QDRANT_URL and not settings.CELERY_TASK_ALWAYS_EAGER:
+        return None
+    if choice == "server" and not settings.QDRANT_URL:
+        logger.warning("VECTOR_STORE=server needs QDRANT_URL; searching cached vectors instead")
+        return None
+    return get_vector_store()
+
+
+def collection_name(embedder: Embedder) -> str:
+    """One collection per embedding model: vectors of different models never mix."""
+    digest = hashlib.sha1(embedder.name.encode("utf-8")).hexdigest()[:12]
+    return f"passages-{embedder.dimension}-{digest}"
+
+
+def document_store_vectors(*, document: Document) -> int:
+    """Embed the document's passages (cached by content hash) and put them in the vector store,
+    replacing any earlier points of this document; returns how many points were stored (0 when no
+    store is in use). Document.vector_collection is set only once all of them are stored."""
+    store = vector_store()
+    if store is None or not document.text:
+        return 0
+    doc = _embedded(document.text)
+    embedder = get_embedder()
+    name = collection_name(embedder)
+    Document.objects.filter(pk=document.pk).update(vector_collection="")
+    store.ensure_collection(name, embedder.dimension)
+    store.delete_where(name, field="document_id", value=document.pk)
+    if doc.passages:
+        assert doc.vectors is not None
+        store.upsert(
+            name,
+            [document.pk * PASSAGE_SPAN + i for i in range(len(doc.passages))],
+            doc.vectors,
+            [
+                {"matter_id": document.matter_id, "document_id": document.pk, "node_id": p.node}
+                for p in doc.passages
+            ],
+        )
+    # Only if the file was not re-indexed meanwhile (a re-index clears the field).
+    Document.objects.filter(pk=document.pk, indexed_sha256=document.indexed_sha256).update(
+        vector_collection=name
+    )
+    return len(doc.passages)
+
+
+def document_unstore_vectors(*, document: Document) -> None:
+    """Remove a document's points from the store (best effort: a missing store is fine)."""
+    if not document.vector_collection:
+        return
+    store = vector_store()
+    if store is None:
+        return
+    try:
+        store.delete_where(document.vector_collection, field="document_id", value=document.pk)
+    except Exception:
+        logger.exception("removing the vectors of document %s failed", document.pk)
+
+
+def _store_search(
+    documents: list[Document], docs: list[DocIndex], embedder: Embedder
+) -> VectorSearch | None:
+    """A vector-store search over exactly these documents' passages, or None when the store is
+    not in use or does not hold all of them (retrieval then searches the cached vectors)."""
+    if not documents:
+        return None
+    store = vector_store()
+    if store is None:
+        return None
+    name = collection_name(embedder)
+    if any(d.vector_collection != name for d in documents):
+        return None
+    first_row: dict[int, int] = {}
+    row = 0
+    for document, doc in zip(documents, docs, strict=True):
+        first_row[document.pk] = row
+        row += len(doc.passages)
+    pks = [d.pk for d in documents]
+    counts = {d.pk: len(doc.passages) for d, doc in zip(documents, docs, strict=True)}
+
+    def search(vector: np.ndarray, limit: int) -> list[tuple[int, float]]:
+        found = []
+        for hit in store.search(name, vector, limit=limit, where={"document_id": pks}):
+            pk, passage = divmod(hit.id, PASSAGE_SPAN)
+            if pk in first_row and passage < counts[pk]:
+                found.append((first_row[pk] + passage, hit.score))
+        return found
+
+    return search
