@@ -18,6 +18,7 @@ import numpy as np
 from legalnav.retrieval.bm25 import BM25, tokenize
 from legalnav.retrieval.embeddings import Embedder
 from legalnav.retrieval.index import DocIndex, IndexCache
+from legalnav.retrieval.rerank import RERANK_DEPTH, Reranker
 
 logger = logging.getLogger(__name__)
 
@@ -259,8 +260,9 @@ DENSE_WEIGHT = float(os.environ.get("LEGALNAV_DENSE_WEIGHT", "1.0"))
 
 
 class Retriever:
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, *, reranker: Reranker | None = None) -> None:
         self.corpus = corpus
+        self.reranker = reranker
 
     # -- passage rankings --
 
@@ -361,14 +363,31 @@ class Retriever:
         if strategy in ("dense", "dense+xref"):
             ranking, lookup = self.dense_ranking(question, depth)
             return [(i, lookup[i]) for i in ranking]
+        if strategy == "rerank":
+            return self.reranked(question, depth)
         return self.hybrid_ranking(question, depth)
+
+    def reranked(self, question: str, depth: int) -> list[tuple[int, float]]:
+        """Hybrid's best RERANK_DEPTH passages re-scored by the cross-encoder, best ``depth``."""
+        if self.reranker is None:
+            raise ValueError(
+                "the rerank strategy needs a cross-encoder: set RERANKER_MODEL to its folder"
+            )
+        candidates = self.hybrid_ranking(question, max(RERANK_DEPTH, depth))
+        texts = []
+        for i, _ in candidates:
+            passage = self.corpus.passage(i)
+            texts.append(f"{passage.context}\n{passage.text}" if passage.context else passage.text)
+        scores = self.reranker.scores(question, texts)
+        order = sorted(range(len(candidates)), key=lambda j: (-float(scores[j]), j))
+        return [(candidates[j][0], float(scores[j])) for j in order[:depth]]
 
     def navembed(self, question: str, k: int, strategy: str) -> Retrieval:
         ranked = self.ranked_passages(question, strategy, k)
         hits = self._passage_hits(ranked)
         payload = sum(h.end - h.start for h in hits)
         payload += self._expansion_chars(
-            hits, xrefs=strategy == "dense+xref", definitions=strategy in ("hybrid",)
+            hits, xrefs=strategy == "dense+xref", definitions=strategy in ("hybrid", "rerank")
         )
         return Retrieval(hits, payload, f"navembed:{strategy}")
 
@@ -444,6 +463,7 @@ STRATEGIES = {
     "bm25": "bm25",
     "dense+xref": "dense+xref",
     "xref": "dense+xref",
+    "rerank": "rerank",
 }
 
 
@@ -456,13 +476,15 @@ def normalise_mode(mode: str) -> str:
     if m not in STRATEGIES:
         raise ValueError(
             f"unknown mode {mode!r}; use inject, navembed, navindex, auto, "
-            "navembed:bm25, navembed:dense, navembed:hybrid or navembed:dense+xref"
+            "navembed:bm25, navembed:dense, navembed:hybrid, navembed:dense+xref or navembed:rerank"
         )
     return STRATEGIES[m]
 
 
 def retrieve(retriever: Retriever, question: str, mode: str, k: int) -> Retrieval:
     strategy = normalise_mode(mode)
+    if strategy == "hybrid" and retriever.reranker is not None and "hybrid" not in mode.lower():
+        strategy = "rerank"  # plain "navembed" reranks when a cross-encoder is configured
     if strategy == "inject":
         return retriever.inject()
     if strategy == "navindex":
@@ -491,7 +513,9 @@ def rank_documents(retriever: Retriever, question: str, mode: str, k: int) -> Re
     depth = min(corpus.size, max(FUSION_DEPTH, 20 * k))
     # navindex and auto rank documents by fused passage evidence, as hybrid does.
     ranked = retriever.ranked_passages(
-        question, strategy if strategy in ("bm25", "dense", "dense+xref") else "hybrid", depth
+        question,
+        strategy if strategy in ("bm25", "dense", "dense+xref", "rerank") else "hybrid",
+        depth,
     )
     best: dict[int, Hit] = {}
     for i, score in ranked:

@@ -17,6 +17,7 @@ from legalnav.matters.models import Matter
 from legalnav.retrieval.embeddings import Embedder, get_embedder
 from legalnav.retrieval.engine import Corpus, Retriever, VectorSearch
 from legalnav.retrieval.index import DocIndex, IndexCache
+from legalnav.retrieval.rerank import get_reranker
 from legalnav.retrieval.vectors import VectorStore, get_vector_store
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,7 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
     key = tuple((d.pk, f"{d.indexed_sha256}:{d.vector_collection}") for d in documents) + (
         (0, "dense" if dense else "lexical"),
         (0, str(settings.INDEX_CACHE_DIR)),
+        (0, settings.RERANKER_MODEL),
     )
     with _LOCK:
         found = _RETRIEVERS.get(key)
@@ -66,7 +68,10 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
         search = _store_search(documents, docs, embedder) if embedder is not None else None
         built = MatterRetriever(
             documents,
-            Retriever(Corpus(docs, embedder=embedder, cache=cache, vector_search=search)),
+            Retriever(
+                Corpus(docs, embedder=embedder, cache=cache, vector_search=search),
+                reranker=get_reranker() if dense else None,
+            ),
         )
         _RETRIEVERS[key] = built
         while len(_RETRIEVERS) > 8:

@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from legalnav.retrieval.embeddings import get_embedder
 from legalnav.retrieval.engine import Corpus, Retriever, normalise_mode, rank_documents, retrieve
 from legalnav.retrieval.index import IndexCache
+from legalnav.retrieval.rerank import get_reranker
 
 logger = logging.getLogger(__name__)
 CORPUS_CACHE = 4
@@ -143,7 +144,9 @@ class Command(BaseCommand):
         key = tuple(d.sha256 for d in docs)
         retriever = self.corpora.get(key)
         if retriever is None:
-            retriever = Retriever(Corpus(docs, embedder=self.embedder, cache=self.cache))
+            retriever = Retriever(
+                Corpus(docs, embedder=self.embedder, cache=self.cache), reranker=get_reranker()
+            )
             self.corpora[key] = retriever
             while len(self.corpora) > CORPUS_CACHE:
                 self.corpora.popitem(last=False)
