@@ -167,6 +167,9 @@ LLM_MAX_ATTEMPTS = env_int("LLM_MAX_ATTEMPTS", 4, minimum=1)
 LLM_BACKOFF_BASE = env_float("LLM_BACKOFF_BASE", 1.0)
 LLM_BACKOFF_MAX = env_float("LLM_BACKOFF_MAX", 30.0)
 LLM_TIMEOUT = env_float("LLM_TIMEOUT", 120.0)
+# Claude summaries, keywords and topic tags at indexing time (needs ANTHROPIC_API_KEY; each call
+# is a ledger row). Off: the parser's extractive summaries and keywords only.
+LLM_ENRICH_ON_INDEX = env_bool("LLM_ENRICH_ON_INDEX", default=False)
 
 LOGGING = {
     "version": 1,
