@@ -6,6 +6,7 @@ runs background work in-process and needs no API key. See README.md for the vari
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -86,7 +87,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # A file (not :memory:) so that a Celery worker in another process sees the test database.
     DATABASES["default"]["TEST"] = {
-        "NAME": env_str("SQLITE_TEST_NAME", str(VAR_DIR / "test-legalnav.sqlite3"))
+        # One file per test process: concurrent runs must not share (and corrupt) one database.
+        "NAME": env_str("SQLITE_TEST_NAME", str(VAR_DIR / f"test-legalnav-{os.getpid()}.sqlite3"))
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

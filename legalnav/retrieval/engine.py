@@ -128,8 +128,13 @@ class Corpus:
         embedder: Embedder | None,
         cache: IndexCache | None = None,
         vector_search: VectorSearch | None = None,
+        pairs: dict[tuple[int, int], list[tuple[int, int]]] | None = None,
     ):
         self.docs = docs
+        # Amendment pairing, (document, node) -> [(document, node)] both ways: a provision of an
+        # amendment and the provision of the amended document it changes. The planner reads
+        # them together, so an answer never quotes a clause without what later changed it.
+        self.pairs = pairs or {}
         self.embedder = embedder
         self.cache = cache
         # When set, dense rankings come from the vector store (Qdrant) over every passage;
@@ -448,6 +453,18 @@ class Retriever:
                 continue  # already read as part of a selected heading
             chosen.append(Hit(d, node.start, end, float(score), n))
             covered.append((d, node.start, end))
+            # Amendment pairing: what amends this provision (or what this amendment changes)
+            # is read with it, inside the same cap.
+            for pd, pn in corpus.pairs.get((d, n), []):
+                partner = corpus.docs[pd].nodes[pn]
+                if len(chosen) >= min(k, NAVINDEX_CAP) or partner.end <= partner.start:
+                    break
+                if any(
+                    cd == pd and cs <= partner.start and partner.end <= ce for cd, cs, ce in covered
+                ):
+                    continue
+                chosen.append(Hit(pd, partner.start, partner.end, float(score), pn))
+                covered.append((pd, partner.start, partner.end))
         payload = sum(h.end - h.start for h in chosen)
         payload += self._expansion_chars(chosen, xrefs=True, definitions=True)
         return Retrieval(chosen, payload, "navindex")

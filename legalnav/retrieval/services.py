@@ -11,8 +11,9 @@ from threading import Lock
 
 import numpy as np
 from django.conf import settings
+from django.db.models import F
 
-from legalnav.documents.models import Document
+from legalnav.documents.models import CrossReference, Document
 from legalnav.matters.models import Matter
 from legalnav.retrieval.embeddings import Embedder, get_embedder
 from legalnav.retrieval.engine import Corpus, Retriever, VectorSearch
@@ -69,7 +70,13 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
         built = MatterRetriever(
             documents,
             Retriever(
-                Corpus(docs, embedder=embedder, cache=cache, vector_search=search),
+                Corpus(
+                    docs,
+                    embedder=embedder,
+                    cache=cache,
+                    vector_search=search,
+                    pairs=amendment_pairs(documents, docs),
+                ),
                 reranker=get_reranker() if dense else None,
             ),
         )
@@ -77,6 +84,38 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
         while len(_RETRIEVERS) > 8:
             _RETRIEVERS.popitem(last=False)
         return built
+
+
+def amendment_pairs(
+    documents: list[Document], docs: list[DocIndex]
+) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """(document, node) positions of each amendment provision and the provision it changes,
+    both ways, from the cross-references resolved into amended documents at indexing."""
+    position = {d.pk: i for i, d in enumerate(documents)}
+    amendments = [d.pk for d in documents if d.amends_id in position]
+    if not amendments:
+        return {}
+    rows = (
+        CrossReference.objects.filter(
+            source__document_id__in=amendments, target__document_id__in=list(position)
+        )
+        .exclude(target__document_id=F("source__document_id"))
+        .values_list(
+            "source__document_id", "source__node_id", "target__document_id", "target__node_id"
+        )
+        .order_by("source__document_id", "source__order", "start")
+    )
+    node_at = [{n.node_id: j for j, n in enumerate(doc.nodes)} for doc in docs]
+    pairs: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for src_doc, src_node, dst_doc, dst_node in rows:
+        a, b = position[src_doc], position[dst_doc]
+        src, dst = node_at[a].get(src_node), node_at[b].get(dst_node)
+        if src is None or dst is None:
+            continue  # the stored tree and the cached parse disagree: skip, never guess
+        for key, value in (((a, src), (b, dst)), ((b, dst), (a, src))):
+            if value not in pairs.setdefault(key, []):
+                pairs[key].append(value)
+    return pairs
 
 
 def flush_index_cache() -> None:
