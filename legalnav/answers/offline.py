@@ -40,13 +40,21 @@ def relevance(question: str, text: str) -> float:
     return len(wanted & have) / len(wanted)
 
 
-def best_sentences(question: str, text: str, limit: int = 2) -> str:
+def best_sentences(question: str, text: str, limit: int = 2) -> list[str]:
+    """The provision's most relevant sentences, in text order, as verbatim runs: sentences that
+    are not adjacent in the text are separate runs (each becomes its own quotation)."""
     sentences = [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
     if not sentences:
-        return ""
+        return []
     ranked = sorted(range(len(sentences)), key=lambda i: (-relevance(question, sentences[i]), i))
     chosen = sorted(ranked[:limit])
-    return " ".join(sentences[i] for i in chosen)
+    runs: list[list[int]] = []
+    for i in chosen:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return [" ".join(sentences[i] for i in run) for run in runs]
 
 
 def answer_offline(question: str, provisions: list[Provision], *, threshold: float = 0.34) -> str:
@@ -65,11 +73,12 @@ def answer_offline(question: str, provisions: list[Provision], *, threshold: flo
     for n, p in enumerate(relevant, 1):
         where = " ".join(x for x in (p.ref, p.heading) if x) or p.node_id
         dated = f", {p.effective_date.isoformat()}" if p.effective_date else ""
-        quote = (
-            best_sentences(question, p.text).replace("“", "‘").replace("”", "’").replace('"', "'")
+        quotes = " … ".join(
+            "“" + run.replace("“", "‘").replace("”", "’").replace('"', "'") + "”"
+            for run in best_sentences(question, p.text)
         )
         lines.append(
-            f"{n}. {p.doc_title} ({p.doc_kind.replace('_', ' ')}{dated}), {where}: “{quote}” [{p.doc_key}:{p.node_id}]"
+            f"{n}. {p.doc_title} ({p.doc_kind.replace('_', ' ')}{dated}), {where}: {quotes} [{p.doc_key}:{p.node_id}]"
         )
     if overriding and any(p.doc_key not in overriding for p in relevant):
         lines.append(

@@ -86,6 +86,9 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
         return built
 
 
+_BROAD_KINDS = frozenset({"preamble", "recitals", "recital", "toc", "document"})
+
+
 def amendment_pairs(
     documents: list[Document], docs: list[DocIndex]
 ) -> dict[tuple[int, int], list[tuple[int, int]]]:
@@ -112,7 +115,12 @@ def amendment_pairs(
         src, dst = node_at[a].get(src_node), node_at[b].get(dst_node)
         if src is None or dst is None:
             continue  # the stored tree and the cached parse disagree: skip, never guess
-        for key, value in (((a, src), (b, dst)), ((b, dst), (a, src))):
+        directions = [((b, dst), (a, src))]  # the amended provision brings its amendment
+        if docs[a].nodes[src].kind not in _BROAD_KINDS:
+            # and an amending provision brings what it amends, unless it is a preamble or
+            # recital that merely mentions many sections.
+            directions.append(((a, src), (b, dst)))
+        for key, value in directions:
             if value not in pairs.setdefault(key, []):
                 pairs[key].append(value)
     return pairs

@@ -303,3 +303,14 @@ def test_an_unexpected_error_fails_the_query_and_an_abandoned_run_is_taken_over(
     assert query_answer(query_id=query.pk).status == Query.Status.RUNNING
     Query.objects.filter(pk=query.pk).update(updated_at=timezone.now() - timedelta(hours=1))
     assert query_answer(query_id=query.pk).status == Query.Status.ANSWERED
+
+
+def test_offline_quotes_sentences_that_are_not_adjacent_as_separate_quotations():
+    text = (
+        "2.2 Bioamber shall pay Cargill a fee per FTE. The fee is reviewed yearly. "
+        "Cargill shall invoice Bioamber monthly for the FTE fee."
+    )
+    p = provision(node_id="s2.2", ref="2.2", heading="", text=text)
+    answer = answer_offline("What FTE fee does Bioamber pay and how is it invoiced?", [p])
+    assert "“2.2 Bioamber shall pay Cargill a fee per FTE.” … “Cargill shall invoice" in answer
+    assert citations.validate(answer, lambda d, n: text if (d, n) == ("D1", "s2.2") else None).ok

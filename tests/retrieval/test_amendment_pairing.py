@@ -55,15 +55,19 @@ def test_pairs_link_the_amended_section_and_the_amending_provision(matter, pair)
     amending = built.retriever.corpus.docs[a]
     texts = [next(p.text for p in amending.passages if p.node == n) for _, n in partners]
     assert any("Section 2.2 of the Development Agreement" in t for t in texts)
-    # and back: the amending provision points at Section 2.2
-    assert all((b, s22) in pairs[(a, n)] for _, n in partners)
+    # and back, unless the amending text sits in a preamble that may mention many sections
+    for _, n in partners:
+        if amending.nodes[n].kind not in ("preamble", "recitals", "recital"):
+            assert (b, s22) in pairs[(a, n)]
+        else:
+            assert (b, s22) not in pairs.get((a, n), [])
 
 
 def test_the_planner_reads_an_amended_section_with_its_amendment(matter, pair) -> None:
-    base, amendment = pair
+    base, _ = pair
     built = matter_retriever(matter=matter, dense=False)
     positions = {d.pk: i for i, d in enumerate(built.documents)}
-    b, a = positions[base.pk], positions[amendment.pk]
+    b = positions[base.pk]
     s22 = _node(built.retriever, b, "s2.2")
     question = "How much does Bioamber pay Cargill per full-time equivalent person, and how are invoices audited?"
     partners = built.retriever.corpus.pairs[(b, s22)]
