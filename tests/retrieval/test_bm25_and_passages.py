@@ -117,6 +117,28 @@ def test_bench_retrieval_prints_latency_per_mode(settings, tmp_path):
     }
     assert all(v["p50"] > 0 for m, v in report["latency_ms"].items() if m != "inject")
     assert report["embedding"]["documents_embedded_now"] == 1
+    assert report["vector_store"] == {"kind": "memory"}
+
+
+def test_bench_retrieval_can_search_every_vector_in_qdrant_edge(settings, tmp_path):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.conftest import DEMO
+
+    settings.VAR_DIR = tmp_path
+    out = StringIO()
+    args = [str(DEMO / "bioamber-development-agreement.txt"), "--repeat", "1", "--json"]
+    call_command("bench_retrieval", *args, "--store", "edge", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["vector_store"]["kind"] == "edge"
+    assert report["vector_store"]["points"] == report["passages"]
+    # Edge's exact search gives the in-memory run's payloads (same passages chosen).
+    out2 = StringIO()
+    call_command("bench_retrieval", *args, stdout=out2)
+    assert json.loads(out2.getvalue())["payload_chars_median"] == report["payload_chars_median"]
 
 
 def test_index_cache_keeps_a_bounded_number_of_documents_in_memory(tmp_path):

@@ -10,11 +10,19 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from legalnav.retrieval.embeddings import get_embedder
-from legalnav.retrieval.engine import Corpus, Retriever, rank_documents, retrieve
+from legalnav.retrieval.engine import (
+    DENSE_FULL_LIMIT,
+    Corpus,
+    Retriever,
+    VectorSearch,
+    rank_documents,
+    retrieve,
+)
 from legalnav.retrieval.index import IndexCache
 
 QUESTIONS = [
@@ -42,6 +50,24 @@ QUESTIONS = [
 MODES = ["navembed:bm25", "navembed:dense", "navembed", "navindex", "inject"]
 
 
+def _edge_search(corpus: Corpus) -> tuple[VectorSearch, object]:
+    """Every passage vector in a scratch Qdrant Edge collection; a search over all of them."""
+    from legalnav.retrieval.vectors import EdgeVectorStore
+
+    store = EdgeVectorStore(Path(tempfile.mkdtemp(prefix="bench-edge-")))
+    matrix = np.vstack([d.vectors for d in corpus.docs if len(d.passages)])
+    store.ensure_collection("bench", matrix.shape[1])
+    payloads = [
+        {"document_id": d, "node_id": corpus.docs[d].passages[p].node} for d, p in corpus.owner
+    ]
+    store.upsert("bench", list(range(corpus.size)), matrix, payloads)
+
+    def search(vector: np.ndarray, limit: int) -> list[tuple[int, float]]:
+        return [(h.id, h.score) for h in store.search("bench", vector, limit=limit)]
+
+    return search, store
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -64,6 +90,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--cold", action="store_true", help="Use an empty cache (measure embedding)."
         )
+        parser.add_argument(
+            "--store",
+            choices=["memory", "edge"],
+            default="memory",
+            help="Dense search over the cached vectors in memory (exact; BM25's candidates only "
+            "past 20k passages), or over every vector in an in-process Qdrant (Edge) collection.",
+        )
+        parser.add_argument(
+            "--cache",
+            default="",
+            help="Index cache folder (default var/retrieve-cache, shared with the retrieve door).",
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
@@ -76,20 +114,29 @@ class Command(BaseCommand):
         folder = (
             Path(tempfile.mkdtemp(prefix="bench-"))
             if opts["cold"]
-            else Path(settings.VAR_DIR) / "bench-cache"
+            else Path(str(opts["cache"]) or Path(settings.VAR_DIR) / "retrieve-cache")
         )
-        cache = IndexCache(folder)
+        cache = IndexCache(folder, keep=max(500, len(texts)))
         started = time.perf_counter()
         docs = [cache.get(t) for t in texts]
         build_s = time.perf_counter() - started
         embedder = get_embedder()
         corpus = Corpus(docs, embedder=embedder, cache=cache)
         retriever = Retriever(corpus)
-        missing = sum(1 for d in docs if d.vectors is None)
+        missing = sum(1 for d in docs if d.vectors is None or np.isnan(d.vectors).any())
         started = time.perf_counter()
-        retriever.dense_ranking("warm up", 1)  # embeds whatever is not cached yet
+        if opts["store"] == "edge" or corpus.size <= DENSE_FULL_LIMIT:
+            corpus._ensure_vectors(np.arange(corpus.size))  # noqa: SLF001 - embed what is missing
+        else:
+            retriever.dense_ranking("warm up", 1)  # embeds BM25's candidates only
         embed_s = time.perf_counter() - started
         cache.flush()
+        store_report: dict[str, object] = {"kind": opts["store"]}
+        if opts["store"] == "edge":
+            started = time.perf_counter()
+            corpus.vector_search, store = _edge_search(corpus)
+            store_report["upsert_s"] = round(time.perf_counter() - started, 2)
+            store_report["points"] = corpus.size
         rank = rank_documents if opts["unit"] == "document" else retrieve
         k = int(opts["k"])  # type: ignore[call-overload]
         latency: dict[str, list[float]] = {}
@@ -120,6 +167,7 @@ class Command(BaseCommand):
                 for m, v in latency.items()
             },
             "payload_chars_median": {m: int(statistics.median(v)) for m, v in payload.items()},
+            "vector_store": store_report,
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "corpus_sha": hashlib.sha256("".join(d.sha256 for d in docs).encode()).hexdigest()[:12],
         }
@@ -138,6 +186,15 @@ class Command(BaseCommand):
                 f" ({emb['passages_per_s']} passages/s)"
                 if emb["passages_per_s"]
                 else " (all cached)"
+            )
+        )
+        w(
+            f"vectors     {store_report['kind']}"
+            + (
+                f" (Qdrant Edge, {store_report['points']:,} points upserted in "
+                f"{store_report['upsert_s']} s)"
+                if opts["store"] == "edge"
+                else ""
             )
         )
         w(f"{'mode':<16}{'p50 ms':>10}{'p95 ms':>10}{'payload chars':>16}")
