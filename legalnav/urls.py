@@ -13,6 +13,7 @@ urlpatterns = [
     path("", views.matter_list, name="matter-list"),
     path("matters/<int:matter_id>/", views.matter_detail, name="matter-detail"),
     path("documents/<int:document_id>/", views.document_detail, name="document-detail"),
+    path("", include("legalnav.answers.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),

@@ -63,6 +63,23 @@ def query_create(
     return query
 
 
+def query_retry(*, query: Query) -> bool:
+    """Put a failed query back in the queue (the Retry button); False when it is not failed.
+
+    The status goes back to "queued" at once, so the page polls instead of showing the old
+    failure while the worker picks it up."""
+    requeued = Query.objects.filter(pk=query.pk, status=Query.Status.FAILED).update(
+        status=Query.Status.QUEUED, error_message="", updated_at=timezone.now()
+    )
+    if not requeued:
+        return False
+    from legalnav.answers.tasks import answer_query
+
+    transaction.on_commit(lambda: answer_query.delay(query.pk))
+    query.refresh_from_db()
+    return True
+
+
 _TOKEN_COUNTS: dict[str, int] = {}  # content hash -> token count of the document text
 
 

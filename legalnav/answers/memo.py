@@ -1,0 +1,65 @@
+"""The PDF memo of one answered question: matter, date, question, answer, every cited provision
+verbatim with its document and clause, the mode and what it cost, page numbers.
+
+WeasyPrint is imported inside ``memo_export`` only: it pulls in Pango, fontTools and friends,
+which the web process must not load just to render a page (tests/test_lazy_imports.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.text import slugify
+
+from legalnav.answers import selectors
+from legalnav.answers.models import Query
+from legalnav.matters.audit import audit_record
+from legalnav.matters.models import AuditEvent, Matter
+
+
+class MemoUnavailable(ValueError):
+    """The question has no answer to export yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class Memo:
+    pdf: bytes
+    filename: str
+
+
+def memo_html(*, matter: Matter, query: Query, user: object) -> str:
+    """The memo as HTML (what WeasyPrint lays out); every document and answer string escaped."""
+    answer = selectors.answer_of(query)
+    if query.status != Query.Status.ANSWERED or answer is None:
+        raise MemoUnavailable("Only an answered question can be exported as a memo.")
+    citations = selectors.answer_citations(answer=answer)
+    context = {
+        "matter": matter,
+        "query": query,
+        "answer": answer,
+        "paragraphs": selectors.answer_paragraphs(text=answer.text, citations=citations),
+        "provisions": selectors.memo_provisions(citations=citations),
+        "cost": selectors.cost_panel(query=query, answer=answer),
+        "exported_at": timezone.now(),
+        "exported_by": getattr(user, "get_username", lambda: "")(),
+    }
+    return render_to_string("memo/memo.html", context)
+
+
+def memo_export(*, matter: Matter, query: Query, user: object) -> Memo:
+    """Render the memo to PDF and record the export in the matter's audit trail."""
+    html = memo_html(matter=matter, query=query, user=user)
+    from weasyprint import HTML  # heavy: only when a memo is actually exported
+
+    pdf = HTML(string=html).write_pdf()
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.EXPORTED,
+        target=f"memo of question Q{query.pk}",
+        detail={"query_id": query.pk, "question": query.question[:200], "bytes": len(pdf)},
+    )
+    name = slugify(matter.name)[:60] or "matter"
+    return Memo(pdf=pdf, filename=f"legalnav-memo-{name}-Q{query.pk}.pdf")

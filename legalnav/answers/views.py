@@ -1,0 +1,237 @@
+"""Pages for asking, answers, history, comparison and memos. Each view checks access through
+``matter_for`` first (404 for a non-member), then looks the question up within that matter, calls
+one service or selector and renders. An htmx request gets the fragment of the same template.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from legalnav.answers import selectors
+from legalnav.answers.memo import MemoUnavailable, memo_export
+from legalnav.answers.models import Query
+from legalnav.answers.ratelimit import RateDecision, ask_rate_refund, ask_rate_take
+from legalnav.answers.services import QueryRejected, query_create, query_retry
+from legalnav.matters.access import Action, matter_for
+from legalnav.matters.audit import audit_record
+from legalnav.matters.models import AuditEvent, Matter
+
+MODES = Query.Mode.choices
+
+
+def _ask_context(matter: Matter, **extra: object) -> dict[str, object]:
+    context: dict[str, object] = {
+        "matter": matter,
+        "modes": MODES,
+        "question": "",
+        "mode": Query.Mode.AUTO,
+        "recent": selectors.recent_queries(matter=matter),
+    }
+    context.update(extra)
+    return context
+
+
+def _refused(
+    request: HttpRequest,
+    matter: Matter,
+    *,
+    message: str,
+    status: int,
+    question: str,
+    mode: str,
+    decision: RateDecision | None = None,
+) -> HttpResponse:
+    """The ask form's answer to a question it did not take: the message, the question kept."""
+    if request.htmx:
+        response = render(
+            request, "answers/ask.html#ask_error", {"message": message}, status=status
+        )
+    else:
+        context = _ask_context(matter, question=question, mode=mode, error=message)
+        response = render(request, "answers/ask.html", context, status=status)
+    if decision is not None and not decision.allowed:
+        response["Retry-After"] = str(decision.retry_after)
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def matter_ask(request: HttpRequest, matter_id: int) -> HttpResponse:
+    """The question box. POST asks: rate-limited per user, audited, answered by the worker."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    if request.method == "GET":
+        mode = request.GET.get("mode", Query.Mode.AUTO)
+        context = _ask_context(
+            matter,
+            question=request.GET.get("question", "")[:4000],
+            mode=mode if mode in Query.Mode.values else Query.Mode.AUTO,
+        )
+        return render(request, "answers/ask.html", context)
+
+    question = request.POST.get("question", "")
+    mode = request.POST.get("mode", Query.Mode.AUTO)
+    decision = ask_rate_take(user_id=request.user.pk)
+    if not decision.allowed:
+        return _refused(
+            request,
+            matter,
+            message=decision.message,
+            status=429,
+            question=question,
+            mode=mode,
+            decision=decision,
+        )
+    try:
+        query = query_create(matter=matter, user=request.user, question=question, mode=mode)
+    except QueryRejected as exc:
+        ask_rate_refund(user_id=request.user.pk)
+        return _refused(
+            request,
+            matter,
+            message=str(exc),
+            status=422 if request.htmx else 400,
+            question=question,
+            mode=mode,
+        )
+    audit_record(
+        matter=matter,
+        user=request.user,
+        action=AuditEvent.Action.ASKED,
+        target=f"question Q{query.pk}",
+        detail={"query_id": query.pk, "mode": query.mode, "question": query.question[:200]},
+    )
+    url = reverse("answer-detail", args=[matter.pk, query.pk])
+    if not request.htmx:
+        return HttpResponseRedirect(url, status=303)
+    # On the embedded default the answer task has already run (in this request, on commit);
+    # with a worker the fragment polls until it is done.
+    query.refresh_from_db()
+    page = selectors.answer_page(query=selectors.query_get(matter=matter, query_id=query.pk))
+    response = render(request, "answers/detail.html#answer_live", {"matter": matter, "page": page})
+    response["HX-Push-Url"] = url
+    return response
+
+
+@login_required
+@require_GET
+def answer_detail(request: HttpRequest, matter_id: int, query_id: int) -> HttpResponse:
+    """A question and its answer. The htmx poll gets the fragment, and 286 once it is final."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    query = selectors.query_get(matter=matter, query_id=query_id)
+    context = {"matter": matter, "page": selectors.answer_page(query=query), "modes": MODES}
+    if request.htmx:
+        response = render(request, "answers/detail.html#answer_live", context)
+        return HttpResponseStopPolling(response.content) if context["page"].done else response
+    return render(request, "answers/detail.html", context)
+
+
+@login_required
+@require_POST
+def answer_retry(request: HttpRequest, matter_id: int, query_id: int) -> HttpResponse:
+    """Put a failed question back to the worker (counts against the asking rate limit)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    query = selectors.query_get(matter=matter, query_id=query_id)
+    url = reverse("answer-detail", args=[matter.pk, query.pk])
+    if query.status == Query.Status.FAILED:
+        decision = ask_rate_take(user_id=request.user.pk)
+        if not decision.allowed:
+            if request.htmx:
+                response = render(
+                    request,
+                    "answers/ask.html#ask_error",
+                    {"message": decision.message},
+                    status=429,
+                )
+            else:
+                response = HttpResponse(decision.message, status=429, content_type="text/plain")
+            response["Retry-After"] = str(decision.retry_after)
+            return response
+        if query_retry(query=query):
+            audit_record(
+                matter=matter,
+                user=request.user,
+                action=AuditEvent.Action.ASKED,
+                target=f"question Q{query.pk} (retry)",
+                detail={"query_id": query.pk, "mode": query.mode, "retry": True},
+            )
+        else:
+            ask_rate_refund(user_id=request.user.pk)
+    if not request.htmx:
+        return HttpResponseRedirect(url, status=303)
+    query = selectors.query_get(matter=matter, query_id=query.pk)
+    return render(
+        request,
+        "answers/detail.html#answer_live",
+        {"matter": matter, "page": selectors.answer_page(query=query), "modes": MODES},
+    )
+
+
+@login_required
+@require_GET
+def answer_citation(
+    request: HttpRequest, matter_id: int, query_id: int, citation_id: int
+) -> HttpResponse:
+    """A cited provision verbatim in its context (the side panel; a page of its own without
+    htmx)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    query = selectors.query_get(matter=matter, query_id=query_id)
+    citation = selectors.citation_get(query=query, citation_id=citation_id)
+    context = {
+        "matter": matter,
+        "query": query,
+        "ctx": selectors.provision_context(query=query, citation=citation),
+    }
+    template = "answers/citation.html#panel" if request.htmx else "answers/citation.html"
+    return render(request, template, context)
+
+
+def _history(request: HttpRequest, matter: Matter, **extra: object) -> dict[str, object]:
+    page = selectors.history_page(matter=matter, page=request.GET.get("page"))
+    rows = []
+    for query in page.object_list:
+        answer = selectors.answer_of(query)
+        rows.append((query, answer, selectors.answer_excerpt(answer.text) if answer else ""))
+    return {"matter": matter, "page": page, "rows": rows, "modes": MODES, **extra}
+
+
+@login_required
+@require_GET
+def matter_history(request: HttpRequest, matter_id: int) -> HttpResponse:
+    """A matter's past questions: answer excerpt, mode, cost, who asked and when."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    return render(request, "answers/history.html", _history(request, matter))
+
+
+@login_required
+@require_GET
+def answer_compare(request: HttpRequest, matter_id: int) -> HttpResponse:
+    """Two answers of the matter side by side (``?q=<id>&q=<id>``)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    try:
+        comparison = selectors.answers_compare(matter=matter, ids=request.GET.getlist("q"))
+    except ValueError as exc:  # not exactly two: the history again, with the reason
+        context = _history(request, matter, error=str(exc))
+        return render(request, "answers/history.html", context, status=400)
+    return render(
+        request, "answers/compare.html", {"matter": matter, "cmp": comparison, "modes": MODES}
+    )
+
+
+@login_required
+@require_GET
+def answer_memo(request: HttpRequest, matter_id: int, query_id: int) -> HttpResponse:
+    """The question, its answer and every cited provision as a PDF (any member may export)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    query = selectors.query_get(matter=matter, query_id=query_id)
+    try:
+        memo = memo_export(matter=matter, query=query, user=request.user)
+    except MemoUnavailable as exc:
+        return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(memo.pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{memo.filename}"'
+    return response
