@@ -278,12 +278,18 @@ def _embed(doc: Document) -> None:
     if not settings.EMBED_ON_INDEX:
         return
     _progress(doc.pk, 95, "Embedding passages")
-    try:
-        from legalnav.retrieval.services import document_store_vectors, embed_document_text
+    from legalnav.retrieval.services import document_store_vectors, embed_document_text
 
+    try:
         # Into the vector store when one is in use; the vectors are cached with the text anyway.
-        if not document_store_vectors(document=doc):
-            embed_document_text(doc.text)
+        if document_store_vectors(document=doc):
+            return
+    except Exception:
+        # The store is unreachable or held by another process: retrieval searches the cached
+        # vectors for this matter until the document is stored (re-index to retry).
+        logger.exception("storing the vectors of document %s failed", doc.pk)
+    try:
+        embed_document_text(doc.text)
     except Exception:
         logger.exception("embedding document %s failed; retrieval will embed on demand", doc.pk)
 

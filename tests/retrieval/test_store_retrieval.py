@@ -129,3 +129,18 @@ def test_a_failing_store_does_not_fail_the_question(store, matter, monkeypatch) 
     ranking, _ = built.retriever.dense_ranking(QUESTIONS[1], 10)
     assert ranking == expected
     assert built.retriever.corpus.vector_search is None  # later questions skip the store
+
+
+def test_an_unreachable_store_still_indexes_and_caches_the_vectors(
+    store, matter, monkeypatch
+) -> None:
+    def down(*args, **kwargs):
+        raise ConnectionError("qdrant is down")
+
+    monkeypatch.setattr(store, "ensure_collection", down)
+    doc = _index(matter)
+    assert doc.vector_collection == ""
+    built = matter_retriever(matter=matter)
+    assert built.retriever.corpus.vector_search is None
+    assert built.retriever.corpus.docs[0].vectors is not None  # embedded at indexing anyway
+    assert not np.isnan(built.retriever.corpus.docs[0].vectors).any()
