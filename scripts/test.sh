@@ -4,9 +4,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh
-if ! command -v docker-compose >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null 2>&1 \
-    || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null; }
+# System packages the tests use: docker-compose (validates the compose file) and chromium (the
+# browser tests). Installed on Debian when running as root; otherwise the tests say what is missing.
+missing=()
+command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
+[ -x "${LEGALNAV_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; }
 fi
 eval "$(scripts/services.sh)"
 export TEST_REDIS_URL
