@@ -140,15 +140,14 @@ def answer_retry(request: HttpRequest, matter_id: int, query_id: int) -> HttpRes
     if query.status == Query.Status.FAILED:
         decision = ask_rate_take(user_id=request.user.pk)
         if not decision.allowed:
-            if request.htmx:
-                response = render(
-                    request,
-                    "answers/ask.html#ask_error",
-                    {"message": decision.message},
-                    status=429,
-                )
-            else:
-                response = HttpResponse(decision.message, status=429, content_type="text/plain")
+            context = {
+                "matter": matter,
+                "page": selectors.answer_page(query=query),
+                "modes": MODES,
+                "notice": decision.message,
+            }
+            template = "answers/detail.html#answer_live" if request.htmx else "answers/detail.html"
+            response = render(request, template, context, status=429)
             response["Retry-After"] = str(decision.retry_after)
             return response
         if query_retry(query=query):
