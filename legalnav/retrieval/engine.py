@@ -19,6 +19,7 @@ from legalnav.retrieval.bm25 import BM25, tokenize
 from legalnav.retrieval.embeddings import Embedder
 from legalnav.retrieval.index import DocIndex, IndexCache
 from legalnav.retrieval.rerank import RERANK_DEPTH, Reranker
+from legalnav.retrieval.vector_cache import passage_key
 
 logger = logging.getLogger(__name__)
 
@@ -206,10 +207,23 @@ class Corpus:
                 passage = self.docs[d].passages[p]
                 texts.append(f"{passage.context}\n{passage.text}")
                 where.append((d, p))
-        vectors = self.embedder.encode(texts)
+        keys = [passage_key(t) for t in texts]
+        model = self.embedder.name
+        # Passages whose text was embedded before (an earlier version of the document, the same
+        # clause in another document) reuse that vector; only the others are embedded now.
+        known = (
+            self.cache.passages.get_many(model, keys, self.embedder.dimension)
+            if self.cache is not None
+            else {}
+        )
+        todo = [j for j, key in enumerate(keys) if key not in known]
+        fresh = self.embedder.encode([texts[j] for j in todo]) if todo else []
+        computed = dict(zip((keys[j] for j in todo), fresh, strict=True))
+        if self.cache is not None and computed:
+            self.cache.passages.put_many(model, computed.items())
         self._matrix = None
-        for (d, p), vec in zip(where, vectors, strict=True):
-            self.docs[d].vectors[p] = vec  # type: ignore[index]
+        for (d, p), key in zip(where, keys, strict=True):
+            self.docs[d].vectors[p] = known[key] if key in known else computed[key]  # type: ignore[index]
         if self.cache is not None:
             for d in missing:
                 self.cache.mark_dirty(self.docs[d])

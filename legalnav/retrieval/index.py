@@ -26,6 +26,7 @@ from legalnav.retrieval.passages import (
     build_passages,
     heading_path,
 )
+from legalnav.retrieval.vector_cache import PassageVectorCache
 
 INDEX_VERSION = 1
 
@@ -112,6 +113,8 @@ class IndexCache:
         # worker would otherwise hold every document it ever indexed)
         self.memory: OrderedDict[str, DocIndex] = OrderedDict()
         self.dirty: set[str] = set()
+        # Vectors by passage text, across document versions (see vector_cache.py).
+        self.passages = PassageVectorCache(folder / "passage-vectors.sqlite3")
 
     def _path(self, sha: str) -> Path:
         return (
