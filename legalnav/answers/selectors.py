@@ -506,6 +506,22 @@ def provision_lines(
     return lines, truncated
 
 
+def _head(text: str, limit: int) -> str:
+    """The start of ``text``, cut at a word boundary."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;") + " …"
+
+
+def _tail(text: str, limit: int) -> str:
+    """The end of ``text``, cut at a word boundary."""
+    if len(text) <= limit:
+        return text
+    cut = text[-limit:]
+    return "… " + (cut.split(" ", 1)[1] if " " in cut else cut)
+
+
 def provision_context(*, query: Query, citation: Citation) -> ProvisionContext:
     """The cited provision verbatim, its heading trail, the text just before and after it, and
     every phrase the answer quoted from it highlighted where it occurs."""
@@ -550,15 +566,9 @@ def provision_context(*, query: Query, citation: Citation) -> ProvisionContext:
         .first()
     )
     if before is not None:
-        ctx.before = (
-            before.text
-            if len(before.text) <= CONTEXT_CHARS
-            else "… " + before.text[-CONTEXT_CHARS:]
-        )
+        ctx.before = _tail(before.text, CONTEXT_CHARS)
     if after is not None:
-        ctx.after = (
-            after.text if len(after.text) <= CONTEXT_CHARS else after.text[:CONTEXT_CHARS] + " …"
-        )
+        ctx.after = _head(after.text, CONTEXT_CHARS)
     return ctx
 
 

@@ -473,6 +473,13 @@ def test_cost_panel_shows_ledger_tokens_dollars_and_the_inject_verdict(client, a
     assert escape(cost.verdict) in html
 
 
+def test_panel_context_is_cut_at_word_boundaries():
+    text = "alpha beta gamma delta epsilon"
+    assert selectors._head(text, 13) == "alpha beta …"
+    assert selectors._tail(text, 15) == "… delta epsilon"
+    assert selectors._head(text, 100) == text == selectors._tail(text, 100)
+
+
 # --- history and compare ---------------------------------------------------------------------
 
 
