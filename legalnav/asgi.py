@@ -1,8 +1,28 @@
+"""ASGI entry point: Django, with the MCP server's streamable HTTP transport mounted at /mcp.
+
+Serve it with an ASGI server that runs lifespan events (they start the MCP session manager):
+``uvicorn legalnav.asgi:application``. ``manage.py runserver`` (WSGI) keeps serving everything
+else; there /mcp answers with a pointer to this entry point.
+"""
+
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "legalnav.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from legalnav.mcp.http import MOUNT_PATH, mcp_http_app  # noqa: E402 - after Django is set up
+
+mcp_application = mcp_http_app()
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    path = scope.get("path", "")
+    if scope["type"] == "lifespan" or path == MOUNT_PATH or path.startswith(MOUNT_PATH + "/"):
+        await mcp_application(scope, receive, send)
+    else:
+        await django_application(scope, receive, send)

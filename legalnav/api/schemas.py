@@ -1,0 +1,441 @@
+"""What the API and the MCP server take and give, as pydantic models.
+
+Inputs are validated into these models (a failure is a 422 with the field named); outputs are
+built as these models and serialised with ``model_dump(mode="json")``. The OpenAPI document and
+the MCP tools' schemas are generated from the same classes, so they cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+
+from legalnav.api.errors import MAX_ID
+from legalnav.documents.navindex import FLAG_FIELDS
+
+# --- input ----------------------------------------------------------------------------------
+
+
+def _clean_text(value: str) -> str:
+    # NUL cannot be stored by PostgreSQL and a lone surrogate cannot be encoded as UTF-8: both
+    # would fail deep in the database layer, so they are refused here as bad input.
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("must be valid Unicode text") from None
+    return value
+
+
+CleanStr = Annotated[str, AfterValidator(_clean_text)]
+Id = Annotated[int, Field(ge=1, le=MAX_ID)]
+
+FLAG_NAMES: tuple[str, ...] = tuple(name for name, _ in FLAG_FIELDS)
+FlagName = Literal[
+    "isDefinition",
+    "hasMoney",
+    "hasDate",
+    "hasPercentage",
+    "hasLiabilityLimit",
+    "hasCondition",
+    "hasParty",
+    "isTocEntry",
+]
+DocumentKind = Literal[
+    "agreement",
+    "amendment",
+    "side_letter",
+    "schedule",
+    "disclosure_schedule",
+    "judgment",
+    "other",
+]
+DocumentStatus = Literal["queued", "indexing", "indexed", "failed"]
+AskMode = Literal["auto", "inject", "navembed", "navindex"]
+SearchMode = Literal["hybrid", "bm25", "dense"]
+
+
+def _comma_list(value: object) -> object:
+    """``flags=hasMoney,hasDate`` (one comma-separated value) or a list of such values."""
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, list | tuple):
+        out: list[object] = []
+        for item in value:
+            if isinstance(item, str):
+                out.extend(part.strip() for part in item.split(",") if part.strip())
+            else:
+                out.append(item)
+        return out
+    return value
+
+
+class PageParams(BaseModel):
+    """Pagination: ``limit`` items from ``offset``; every page says where the next one starts."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    limit: int = Field(default=25, ge=1, le=100, description="Items per page (1-100).")
+    offset: int = Field(default=0, ge=0, le=1_000_000, description="Items to skip.")
+
+
+class DocumentListParams(PageParams):
+    status: DocumentStatus | None = Field(default=None, description="Only documents in this state.")
+
+
+class NavindexParams(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    part: Literal["index", "full"] = Field(
+        default="index",
+        description="index: the navigation surface (ids, references, titles, summaries, flags, "
+        "no text); full: node id -> verbatim text.",
+    )
+    form: Literal["readable", "min"] = Field(
+        default="readable",
+        description="readable: full key names; min: the token-optimised form (two-character "
+        "keys, false/empty/null omitted, no whitespace).",
+    )
+
+
+class NodeParams(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    cross_references: bool = Field(
+        default=False, description="Also return the provisions this one cross-references."
+    )
+    definitions: bool = Field(
+        default=False, description="Also return the definitions of the terms it uses."
+    )
+
+
+class SearchParams(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    q: CleanStr = Field(min_length=1, max_length=1000, description="What to look for.")
+    flags: Annotated[list[FlagName], BeforeValidator(_comma_list)] = Field(
+        default_factory=list,
+        max_length=len(FLAG_NAMES),
+        description="Only provisions carrying every one of these flags (comma-separated).",
+    )
+    k: int = Field(default=10, ge=1, le=50, description="How many provisions to return.")
+    mode: SearchMode = Field(
+        default="hybrid",
+        description="hybrid: BM25 and embeddings fused by reciprocal rank; bm25: lexical only; "
+        "dense: embeddings only.",
+    )
+    document_id: Id | None = Field(default=None, description="Only this document of the matter.")
+
+
+class AskBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: CleanStr = Field(min_length=1, max_length=4000)
+    mode: AskMode = Field(
+        default="auto",
+        description="auto: inject while the matter is small, navigate beyond; inject: every "
+        "document in context; navembed: hybrid passage search; navindex: a planner over the "
+        "compact index.",
+    )
+
+
+class ReindexBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    force: bool = Field(
+        default=False, description="Rebuild even when the file and parser are unchanged."
+    )
+
+
+class UploadForm(BaseModel):
+    """The form fields of an upload, besides the file itself."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    title: CleanStr = Field(
+        default="", max_length=300, description="Empty: guessed from the document."
+    )
+    kind: DocumentKind | None = Field(default=None, description="Empty: guessed from the text.")
+    amends: Id | None = Field(
+        default=None, description="Id of the document of this matter that this one amends."
+    )
+    effective_date: date | None = None
+
+
+class QueryListParams(PageParams):
+    status: Literal["queued", "running", "answered", "failed"] | None = None
+
+
+class LedgerParams(PageParams):
+    query_id: Id | None = Field(default=None, description="Only the calls of this question.")
+
+
+# --- output ---------------------------------------------------------------------------------
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class Paged(BaseModel):
+    count: int = Field(description="Items in all pages.")
+    limit: int
+    offset: int
+    next_offset: int | None = Field(description="Offset of the next page; null on the last.")
+    next: str | None = Field(default=None, description="URL of the next page; null on the last.")
+
+
+class MatterOut(BaseModel):
+    id: int
+    name: str
+    kind: str
+    description: str
+    role: str = Field(description="Your role: owner, editor, viewer (admin for staff).")
+    document_count: int
+    indexed_count: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class MatterPage(Paged):
+    items: list[MatterOut]
+
+
+class DocumentRef(BaseModel):
+    id: int
+    key: str = Field(description='The id used in navindex files and citations, e.g. "D12".')
+    title: str
+
+
+class DocumentError(BaseModel):
+    code: str
+    message: str
+
+
+class DocumentOut(BaseModel):
+    id: int
+    key: str
+    matter_id: int
+    title: str
+    kind: str
+    effective_date: date | None
+    amends_id: int | None
+    original_filename: str
+    size_bytes: int
+    media_type: str
+    status: DocumentStatus
+    progress: int = Field(description="0-100 while indexing.")
+    progress_note: str
+    error: DocumentError | None = Field(description="Why indexing failed; null otherwise.")
+    node_count: int
+    attempts: int
+    created_at: datetime
+    updated_at: datetime
+    indexed_at: datetime | None
+
+
+class DocumentPage(Paged):
+    items: list[DocumentOut]
+
+
+class UploadOut(BaseModel):
+    document: DocumentOut
+    created: bool = Field(description="False when the same file was already in the matter.")
+
+
+class ReindexOut(BaseModel):
+    document: DocumentOut
+    queued: bool = Field(description="False while the document is being indexed already.")
+
+
+class TreeNode(BaseModel):
+    node_id: str
+    kind: str
+    ref: str
+    heading: str
+    level: int
+    flags: list[str] = Field(description="The flags that hold for this node.")
+    text_length: int
+    children: list[TreeNode]
+
+
+class NodeTree(BaseModel):
+    document: DocumentRef
+    node_count: int
+    nodes: list[TreeNode]
+
+
+class Provision(BaseModel):
+    """One node with its verbatim text."""
+
+    document: DocumentRef
+    node_id: str
+    kind: str
+    ref: str
+    heading: str
+    text: str = Field(description="Verbatim text (page furniture and layout line breaks removed).")
+    start: int = Field(description="Offset of the text in the document's extracted text.")
+    end: int
+    flags: list[str]
+    parent_id: str | None
+    cross_referenced_ids: list[str] = Field(
+        description='Resolved cross-references: node ids, "D<id>:<node id>" in another document.'
+    )
+    terms_used: list[str] = Field(description="Defined terms the text uses.")
+
+
+class Provisions(BaseModel):
+    provisions: list[Provision]
+    cross_referenced: list[Provision] = Field(
+        description="Provisions the requested ones cross-reference (when asked for)."
+    )
+    definitions: list[Provision] = Field(
+        description="Definitions of the terms the requested provisions use (when asked for)."
+    )
+    not_found: list[str] = Field(description="Requested node ids that do not exist.")
+
+
+class SearchHit(BaseModel):
+    rank: int
+    score: float
+    document: DocumentRef
+    node_id: str
+    ref: str
+    heading: str
+    snippet: str
+    flags: list[str]
+
+
+class SearchResult(BaseModel):
+    query: str
+    mode: SearchMode
+    flags: list[str]
+    strategy: str
+    hits: list[SearchHit]
+
+
+class CitationOut(BaseModel):
+    doc_key: str
+    node_ref: str
+    document_id: int | None
+    node_id: str | None
+    quote: str
+    valid: bool
+    problem: str
+
+
+class EvidenceItem(BaseModel):
+    rank: int
+    score: float
+    document: DocumentRef
+    node_id: str | None
+    ref: str
+    heading: str
+    snippet: str
+    reason: str
+
+
+class EvidenceOut(BaseModel):
+    supporting: list[EvidenceItem] = Field(description="Passages the answer cites.")
+    adverse: list[EvidenceItem] = Field(
+        description="Uncited passages that qualify a cited one or amend a cited document."
+    )
+    neutral: list[EvidenceItem]
+
+
+class CostOut(BaseModel):
+    calls: int
+    input_tokens: int
+    cache_write_tokens: int
+    cache_read_tokens: int
+    output_tokens: int
+    dollars: str = Field(description="Decimal dollars, from the ledger rows of this question.")
+    estimated: bool = Field(description="Offline tokenizer counts, not a provider's usage.")
+    token_footprint: int
+    context_tokens: int
+    payload_chars: int
+    inject_tokens: int
+    inject_dollars: str
+    crossover_tokens: int
+    inject_cheaper: bool
+    verdict: str
+
+
+class AnswerOut(BaseModel):
+    text: str
+    answerer: str = Field(description='"offline" or the model that answered.')
+    validation: dict[str, Any]
+    citations: list[CitationOut]
+    evidence: EvidenceOut
+    cost: CostOut
+
+
+class QueryOut(BaseModel):
+    id: int
+    matter_id: int
+    question: str
+    mode: str
+    mode_used: str
+    status: Literal["queued", "running", "answered", "failed"]
+    error: str | None
+    created_at: datetime
+    answered_at: datetime | None
+    answer: AnswerOut | None = Field(description="Present once the status is answered.")
+
+
+class QueryPage(Paged):
+    items: list[QueryOut]
+
+
+class LedgerRow(BaseModel):
+    id: int
+    created_at: datetime
+    provider: str
+    model: str
+    purpose: str
+    status: str
+    query_id: int | None
+    attempts: int
+    input_tokens: int
+    cache_write_tokens: int
+    cache_read_tokens: int
+    output_tokens: int
+    estimated: bool
+    latency_ms: int
+    dollars: str
+
+
+class LedgerTotals(BaseModel):
+    calls: int
+    input_tokens: int
+    cache_write_tokens: int
+    cache_read_tokens: int
+    output_tokens: int
+    token_footprint: int
+    dollars: str
+
+
+class CostLedger(Paged):
+    totals: LedgerTotals = Field(description="Over every row the filter matches, not one page.")
+    items: list[LedgerRow]
+
+
+class NavindexOut(BaseModel):
+    """A navindex file as structured content (the MCP server's form)."""
+
+    document: DocumentRef
+    part: Literal["index", "full"]
+    form: Literal["readable", "min"]
+    legend: dict[str, str] | None = Field(
+        default=None, description="Two-character key -> field name (the min form)."
+    )
+    content: dict[str, Any]
