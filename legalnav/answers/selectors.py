@@ -326,7 +326,7 @@ class CostPanel:
     inject_tokens: int
     inject_dollars: Decimal
     crossover_tokens: int  # the corpus size below which a warm inject is cheaper
-    inject_cheaper: bool
+    inject_cheaper: bool | None  # None: the answer was itself an inject
     verdict: str
 
 
@@ -356,8 +356,17 @@ def cost_panel(*, query: Query, answer: Answer) -> CostPanel:
     corpus = int(crossover.get("corpus_tokens", answer.inject_tokens) or 0)
     payload = int(crossover.get("payload_tokens", answer.context_tokens) or 0)
     threshold = int(inject_crossover(payload, PriceCard.from_settings()))
-    cheaper = bool(crossover.get("inject_cheaper", corpus < threshold))
-    if cheaper:
+    cheaper: bool | None = bool(crossover.get("inject_cheaper", corpus < threshold))
+    if query.mode_used.rsplit(":", 1)[-1] == "inject":
+        # The answering context *was* the matter: there is no navigate payload to weigh it by.
+        cheaper = None
+        verdict = (
+            f"This answer injected the whole matter ({corpus:,} tokens), so there is no navigate "
+            "payload to weigh it against: inject stays the cheaper mode only while the matter is "
+            "smaller than about ten times what navigating sends. Re-ask in navembed or navindex "
+            "to see that payload and the verdict for this question."
+        )
+    elif cheaper:
         verdict = (
             f"Inject is the cheaper mode here: the matter's {corpus:,} tokens are below the "
             f"crossover of {threshold:,} (the answering payload of {payload:,} tokens × the "

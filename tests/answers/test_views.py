@@ -532,6 +532,9 @@ def test_reask_in_another_mode_and_compare_side_by_side(
     again = Query.objects.exclude(pk=answered_query.pk).get()
     assert again.mode == "inject" and again.question == answered_query.question
     assert again.status == Query.Status.ANSWERED
+    # An inject answer has no navigate payload to weigh the matter against: the panel says so.
+    verdict = selectors.cost_panel(query=again, answer=again.answer)
+    assert verdict.inject_cheaper is None and "injected the whole matter" in verdict.verdict
     url = reverse("answer-compare", args=[matter_id]) + f"?q={answered_query.pk}&q={again.pk}"
     html = client.get(url).content.decode()
     assert "Answer A" in html and "Answer B" in html
