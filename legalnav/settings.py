@@ -37,7 +37,6 @@ INSTALLED_APPS = [
     "legalnav.retrieval",
     "legalnav.answers",
     "legalnav.llm",
-    "legalnav.evaluation",
     "legalnav.api",
     "legalnav.mcp",
 ]
