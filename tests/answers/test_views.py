@@ -473,6 +473,40 @@ def test_cost_panel_shows_ledger_tokens_dollars_and_the_inject_verdict(client, a
     assert escape(cost.verdict) in html
 
 
+def test_each_marker_is_flagged_by_its_own_quotes():
+    text = (
+        "It lasts “four (4) years” and “nine years” [D1:s10.1]\n"
+        "See also “continue for four” [D1:s10.1] and [D1] Section 2.2 and [D9:s1]."
+    )
+    rows = [
+        Citation(doc_key="D1", node_ref="s10.1", quote="four (4) years", valid=True, order=0),
+        Citation(
+            doc_key="D1",
+            node_ref="s10.1",
+            quote="nine years",
+            valid=False,
+            order=1,
+            problem="quoted text is not in the cited provision",
+        ),
+        Citation(doc_key="D1", node_ref="s10.1", quote="continue for four", valid=True, order=2),
+        Citation(doc_key="D1", node_ref="clause:2.2", valid=True, order=3),
+        Citation(
+            doc_key="D9",
+            node_ref="s1",
+            valid=False,
+            order=4,
+            problem="no such document or provision in this matter",
+        ),
+    ]
+    paragraphs = selectors.answer_paragraphs(text=text, citations=rows)
+    markers = [seg for para in paragraphs for seg in para if seg.citation is not None]
+    assert [m.text for m in markers] == ["[D1:s10.1]", "[D1:s10.1]", "[D1] Section 2.2", "[D9:s1]"]
+    assert [m.ok for m in markers] == [False, True, True, False]
+    assert markers[0].problem == "quoted text is not in the cited provision"
+    assert markers[1].citation is rows[2] and markers[2].citation is rows[3]
+    assert "".join(seg.text for seg in paragraphs[0]) == text.split("\n")[0]
+
+
 def test_panel_context_is_cut_at_word_boundaries():
     text = "alpha beta gamma delta epsilon"
     assert selectors._head(text, 13) == "alpha beta …"
