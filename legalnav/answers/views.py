@@ -36,6 +36,11 @@ def _ask_context(matter: Matter, **extra: object) -> dict[str, object]:
     return context
 
 
+def _answer_context(matter: Matter, query: Query, **extra: object) -> dict[str, object]:
+    """What the answer page and its live fragment render from, wherever they are rendered."""
+    return {"matter": matter, "page": selectors.answer_page(query=query), "modes": MODES, **extra}
+
+
 def _refused(
     request: HttpRequest,
     matter: Matter,
@@ -111,8 +116,8 @@ def matter_ask(request: HttpRequest, matter_id: int) -> HttpResponse:
     # On the embedded default the answer task has already run (in this request, on commit);
     # with a worker the fragment polls until it is done.
     query.refresh_from_db()
-    page = selectors.answer_page(query=selectors.query_get(matter=matter, query_id=query.pk))
-    response = render(request, "answers/detail.html#answer_live", {"matter": matter, "page": page})
+    query = selectors.query_get(matter=matter, query_id=query.pk)
+    response = render(request, "answers/detail.html#answer_live", _answer_context(matter, query))
     response["HX-Push-Url"] = url
     return response
 
@@ -123,7 +128,7 @@ def answer_detail(request: HttpRequest, matter_id: int, query_id: int) -> HttpRe
     """A question and its answer. The htmx poll gets the fragment, and 286 once it is final."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     query = selectors.query_get(matter=matter, query_id=query_id)
-    context = {"matter": matter, "page": selectors.answer_page(query=query), "modes": MODES}
+    context = _answer_context(matter, query)
     if request.htmx:
         response = render(request, "answers/detail.html#answer_live", context)
         return HttpResponseStopPolling(response.content) if context["page"].done else response
@@ -140,12 +145,7 @@ def answer_retry(request: HttpRequest, matter_id: int, query_id: int) -> HttpRes
     if query.status == Query.Status.FAILED:
         decision = ask_rate_take(user_id=request.user.pk)
         if not decision.allowed:
-            context = {
-                "matter": matter,
-                "page": selectors.answer_page(query=query),
-                "modes": MODES,
-                "notice": decision.message,
-            }
+            context = _answer_context(matter, query, notice=decision.message)
             template = "answers/detail.html#answer_live" if request.htmx else "answers/detail.html"
             response = render(request, template, context, status=429)
             response["Retry-After"] = str(decision.retry_after)
@@ -163,11 +163,7 @@ def answer_retry(request: HttpRequest, matter_id: int, query_id: int) -> HttpRes
     if not request.htmx:
         return HttpResponseRedirect(url, status=303)
     query = selectors.query_get(matter=matter, query_id=query.pk)
-    return render(
-        request,
-        "answers/detail.html#answer_live",
-        {"matter": matter, "page": selectors.answer_page(query=query), "modes": MODES},
-    )
+    return render(request, "answers/detail.html#answer_live", _answer_context(matter, query))
 
 
 @login_required

@@ -212,6 +212,21 @@ def test_htmx_ask_returns_the_answer_fragment_and_pushes_its_url(
     assert f'hx-get="{response["HX-Push-Url"]}"' in html and 'hx-trigger="every 1s"' in html
     final = client.get(response["HX-Push-Url"], HTTP_HX_REQUEST="true")
     assert final.status_code == 286 and "Minnesota" in final.content.decode()
+    assert '<option value="navindex">navindex</option>' in final.content.decode()  # re-ask
+
+
+@pytest.mark.django_db(transaction=True)
+def test_htmx_ask_answered_at_once_renders_the_whole_answer(client, agreement, owner):
+    """On the embedded default (no transaction around the request, tasks in-process) the answer
+    task runs on commit inside the POST, so its own fragment is the final answer."""
+    client.force_login(owner)
+    ask = reverse("matter-ask", args=[agreement.matter_id])
+    response = client.post(ask, {"question": QUESTION, "mode": "navembed"}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200 and 'data-status="answered"' in html
+    assert "hx-trigger" not in html.split("answer-grid")[0]  # nothing left to poll
+    assert "Minnesota" in html and 'id="provision-panel"' in html
+    assert '<option value="inject">inject</option>' in html
 
 
 def test_polling_continues_while_answering_and_stops_with_286(client, agreement, owner):
