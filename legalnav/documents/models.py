@@ -204,3 +204,65 @@ class DefinedTerm(models.Model):
 
     def __str__(self) -> str:
         return self.term
+
+
+class CaseCard(models.Model):
+    """One judgment at a glance, for document-level questions and for stance: court, date,
+    parties, who appealed and who won, the statutes and cases it cites (each case with how it was
+    treated and, where it is a judgment of the same matter, a link to it), issues and holdings,
+    and the parent chunks (runs of whole paragraphs) that retrieval shows around a hit.
+
+    Built deterministically at indexing time from the text (``parsing.judgments``); optional
+    Claude enrichment adds to ``enrichment`` without overwriting what the text said."""
+
+    class Outcome(models.TextChoices):
+        ALLOWED = "allowed", "Allowed"
+        DISMISSED = "dismissed", "Dismissed"
+        PARTLY_ALLOWED = "partly_allowed", "Partly allowed"
+        REMANDED = "remanded", "Remanded"
+        DISPOSED = "disposed", "Disposed of"
+        UNKNOWN = "unknown", "Unknown"
+
+    class Winner(models.TextChoices):
+        APPELLANT = "appellant", "Appellant"
+        RESPONDENT = "respondent", "Respondent"
+        MIXED = "mixed", "Mixed"
+        UNKNOWN = "unknown", "Unknown"
+
+    document = models.OneToOneField(Document, on_delete=models.CASCADE, related_name="case_card")
+    case_name = models.CharField(max_length=300)
+    court = models.CharField(max_length=200, blank=True)
+    decided = models.DateField(null=True, blank=True, db_index=True)
+    case_number = models.CharField(max_length=200, blank=True)
+    neutral_citation = models.CharField(max_length=80, blank=True)
+    judges = models.JSONField(default=list, blank=True)
+    appellants = models.JSONField(default=list, blank=True)  # appellants, petitioners, applicants
+    respondents = models.JSONField(default=list, blank=True)
+    appellant_role = models.CharField(max_length=20, blank=True)  # "state" | "private"
+    respondent_role = models.CharField(max_length=20, blank=True)
+    proceeding = models.CharField(max_length=60, blank=True)  # "criminal appeal", "writ petition"
+    criminal = models.BooleanField(default=False)
+    outcome = models.CharField(
+        max_length=20, choices=Outcome.choices, default=Outcome.UNKNOWN, db_index=True
+    )
+    outcome_text = models.CharField(max_length=300, blank=True)  # the closing words, verbatim
+    outcome_paragraph = models.PositiveIntegerField(default=0)
+    winner = models.CharField(max_length=12, choices=Winner.choices, default=Winner.UNKNOWN)
+    judicial_treatment = models.CharField(max_length=80, blank=True)  # as flagged by the report
+    statutes = models.JSONField(default=list, blank=True)  # [{name, sections, paragraphs}]
+    # [{name, citation, treatment, cue, paragraphs, sentence, document_id}]
+    cases_cited = models.JSONField(default=list, blank=True)
+    issues = models.JSONField(default=list, blank=True)  # [{text, paragraph, start, end}]
+    holdings = models.JSONField(default=list, blank=True)
+    paragraph_count = models.PositiveIntegerField(default=0)
+    parents = models.JSONField(default=list, blank=True)  # [{id, start, end, first, last, heading}]
+    enrichment = models.JSONField(default=dict, blank=True)  # Claude's additions, with quotes
+    text_sha256 = models.CharField(max_length=64, blank=True)  # the text the card was built from
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["decided", "id"]
+
+    def __str__(self) -> str:
+        return self.case_name

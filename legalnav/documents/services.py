@@ -23,6 +23,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from legalnav.documents import navindex
+from legalnav.documents.case_cards import case_card_build
 from legalnav.documents.llm_enrich import document_llm_enrich
 from legalnav.documents.models import (
     NODE_FLAG_COLUMNS,
@@ -244,6 +245,7 @@ def document_index(*, document_id: int) -> IndexOutcome:
         Document.objects.filter(pk=doc.pk).update(**update)
 
     doc.refresh_from_db()
+    case_card_build(document=doc)  # judgments only: the case card; never fails indexing
     document_llm_enrich(document=doc)  # optional Claude summaries; never fails indexing
     try:
         _write_navindex_files(doc)

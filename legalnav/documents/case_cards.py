@@ -1,0 +1,200 @@
+"""Case cards: one per judgment, built at indexing time, and the links between judgments.
+
+``case_card_build`` is called once from ``services.document_index`` for every indexed document;
+it does nothing for a document that is not a judgment, and never fails indexing. Cited cases
+are linked to judgments of the same matter by ``case_cards_link`` (by neutral citation, or by
+the distinctive words of both party names); loading many judgments at once defers the linking
+to one pass at the end (``deferred_linking``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import hashlib
+import logging
+from collections.abc import Iterator
+
+from django.db import transaction
+
+from legalnav.documents.models import CaseCard, Document
+from legalnav.documents.parsing.judgments import (
+    case_card,
+    case_name_key,
+    looks_like_judgment,
+    names_match,
+)
+from legalnav.matters.models import Matter
+
+logger = logging.getLogger(__name__)
+
+_DEFER_LINKING: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "defer_linking", default=False
+)
+
+
+@contextlib.contextmanager
+def deferred_linking() -> Iterator[None]:
+    """Build cards without linking citations after each one (a bulk load links once at the end
+    with ``case_cards_link``)."""
+    token = _DEFER_LINKING.set(True)
+    try:
+        yield
+    finally:
+        _DEFER_LINKING.reset(token)
+
+
+def case_card_build(*, document: Document) -> CaseCard | None:
+    """Build (or rebuild) the case card of a judgment from its indexed text.
+
+    A document becomes a judgment when it was uploaded as one or its text reads as one; when
+    the uploader gave no title or kind, the case name and the kind are taken from the text.
+    Returns None for a document that is not a judgment. Errors are logged, never raised:
+    a judgment without a card is still searchable."""
+    text = document.text or ""
+    if not text.strip():
+        return None
+    is_judgment = document.kind == Document.Kind.JUDGMENT or looks_like_judgment(text)
+    if not is_judgment:
+        CaseCard.objects.filter(document=document).delete()
+        return None
+    try:
+        data = case_card(text, title=document.title)
+    except Exception:  # a parsing bug must not fail indexing
+        logger.exception("building the case card of document %s failed", document.pk)
+        return None
+    fields = data.as_json()
+    fields.pop("parents")
+    parents = [
+        {
+            "id": p.id,
+            "start": p.start,
+            "end": p.end,
+            "first": p.first,
+            "last": p.last,
+            "heading": p.heading,
+        }
+        for p in data.parents
+    ]
+    values = dict(
+        case_name=(data.case_name or document.title)[:300],
+        court=data.court[:200],
+        decided=data.decided,
+        case_number=data.case_number[:200],
+        neutral_citation=data.neutral_citation[:80],
+        judges=data.judges,
+        appellants=data.appellants,
+        respondents=data.respondents,
+        appellant_role=data.appellant_role,
+        respondent_role=data.respondent_role,
+        proceeding=data.proceeding[:60],
+        criminal=data.criminal,
+        outcome=data.outcome,
+        outcome_text=data.outcome_text[:300],
+        outcome_paragraph=data.outcome_paragraph,
+        winner=data.winner,
+        judicial_treatment=data.judicial_treatment[:80],
+        statutes=fields["statutes"],
+        cases_cited=fields["cases_cited"],
+        issues=fields["issues"],
+        holdings=fields["holdings"],
+        paragraph_count=data.paragraph_count,
+        parents=parents,
+        text_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+    )
+    with transaction.atomic():
+        card, _ = CaseCard.objects.update_or_create(document=document, defaults=values)
+        update: dict[str, object] = {}
+        if document.kind != Document.Kind.JUDGMENT and (
+            document.guess_metadata or document.kind == Document.Kind.AGREEMENT
+        ):
+            update["kind"] = Document.Kind.JUDGMENT
+        if document.guess_metadata and data.case_name:
+            update["title"] = data.case_name[:300]
+        if document.effective_date is None and data.decided is not None:
+            update["effective_date"] = data.decided
+        if update:
+            Document.objects.filter(pk=document.pk).update(**update)
+            for key, value in update.items():
+                setattr(document, key, value)
+    if not _DEFER_LINKING.get():
+        case_cards_link(matter=document.matter, only=card)
+    return card
+
+
+def case_cards_link(*, matter: Matter, only: CaseCard | None = None) -> int:
+    """Link cited cases to judgments of the same matter; returns how many citations point at a
+    judgment of the matter afterwards.
+
+    With ``only``, links that card's citations against every judgment and every other card's
+    citations against it (what adding one judgment can change); without it, relinks them all."""
+    cards = list(
+        CaseCard.objects.filter(document__matter=matter).only(
+            "id", "document_id", "case_name", "neutral_citation", "cases_cited"
+        )
+    )
+    if not cards:
+        return 0
+    # An inverted index from a distinctive word of a party name to the cards that have it, so
+    # each citation is compared with a handful of candidates rather than every judgment.
+    by_word: dict[str, list[CaseCard]] = {}
+    by_citation: dict[str, CaseCard] = {}
+    for c in cards:
+        left, right = case_name_key(c.case_name)
+        for w in left | right:
+            by_word.setdefault(w, []).append(c)
+        if c.neutral_citation:
+            by_citation[_norm_citation(c.neutral_citation)] = c
+
+    def target_of(entry: dict[str, object], source: CaseCard) -> int | None:
+        citation = _norm_citation(str(entry.get("citation") or ""))
+        if citation and citation in by_citation and by_citation[citation].pk != source.pk:
+            return by_citation[citation].document_id
+        name = str(entry.get("name") or "")
+        left, right = case_name_key(name)
+        candidates: dict[int, CaseCard] = {}
+        for w in left | right:
+            for c in by_word.get(w, ()):
+                candidates[c.pk] = c
+        found = {
+            c.document_id
+            for c in candidates.values()
+            if c.pk != source.pk and names_match(name, c.case_name)
+        }
+        # Two judgments of the matter that both fit the name: linking either could be wrong.
+        return found.pop() if len(found) == 1 else None
+
+    changed: list[CaseCard] = []
+    linked = 0
+    for c in cards:
+        if only is not None and c.pk != only.pk:
+            # Another card: only citations that could point at the new judgment may change.
+            entries = c.cases_cited or []
+            dirty = False
+            for entry in entries:
+                if entry.get("document_id"):
+                    continue
+                target = target_of(entry, c)
+                if target == only.document_id:
+                    entry["document_id"] = target
+                    dirty = True
+            if dirty:
+                changed.append(c)
+            linked += sum(1 for e in entries if e.get("document_id"))
+            continue
+        dirty = False
+        for entry in c.cases_cited or []:
+            target = target_of(entry, c)
+            if entry.get("document_id") != target:
+                entry["document_id"] = target
+                dirty = True
+            linked += 1 if target else 0
+        if dirty:
+            changed.append(c)
+    if changed:
+        CaseCard.objects.bulk_update(changed, ["cases_cited"], batch_size=200)
+    return linked
+
+
+def _norm_citation(citation: str) -> str:
+    return " ".join(citation.replace("[", " ").replace("]", " ").split()).lower()

@@ -1,0 +1,42 @@
+"""Research tests read real judgments from ../shared/data at test time (never copied here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
+
+SHARED_DATA = REPO.parent / "shared" / "data"
+AILA = SHARED_DATA / "judgments" / "aila2019"
+UK = SHARED_DATA / "judgments" / "uk-ewca-civ-2020"
+
+
+def shared(path: Path) -> Path:
+    if not path.exists():
+        raise FileNotFoundError(
+            f"{path} is missing: the research tests read real judgments from ../shared/data"
+        )
+    return path
+
+
+def aila_path(case: str) -> Path:
+    return shared(AILA / "casedocs" / f"{case}.txt")
+
+
+def aila_text(case: str) -> str:
+    return aila_path(case).read_bytes().decode("utf-8")
+
+
+def uk_text(doc_id: str) -> str:
+    return shared(UK / "txt" / f"{doc_id}.txt").read_bytes().decode("utf-8")
+
+
+@pytest.fixture
+def research_matter(db):
+    from legalnav.matters.models import Matter
+    from tests.conftest import MatterFactory
+
+    return MatterFactory(kind=Matter.Kind.RESEARCH, name="Precedent research")

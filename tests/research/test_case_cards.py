@@ -1,0 +1,72 @@
+"""Indexing a judgment builds its case card; cited cases link to judgments of the same matter."""
+
+from __future__ import annotations
+
+from legalnav.documents.case_cards import case_cards_link, deferred_linking
+from legalnav.documents.models import CaseCard, Document
+from legalnav.documents.services import document_add, document_index
+from tests.conftest import demo_bytes
+from tests.research.conftest import aila_path
+
+
+def _add(matter, case: str, **kw) -> Document:
+    doc, _ = document_add(
+        matter=matter,
+        filename=f"{case}.txt",
+        data=aila_path(case).read_bytes(),
+        enqueue=False,
+        **kw,
+    )
+    outcome = document_index(document_id=doc.pk)
+    assert outcome.status == "indexed", outcome
+    doc.refresh_from_db()
+    return doc
+
+
+def test_indexing_a_judgment_builds_its_card_and_names_it(research_matter):
+    doc = _add(research_matter, "C1010")
+    assert doc.kind == Document.Kind.JUDGMENT
+    card = CaseCard.objects.get(document=doc)
+    assert doc.title == card.case_name and " v " in card.case_name
+    assert card.court == "Supreme Court of India" and card.decided == doc.effective_date
+    assert card.outcome in CaseCard.Outcome.values and card.outcome != "unknown"
+    assert card.paragraph_count > 0 and card.parents[0]["id"] == "P0"
+    # the parents cover whole nodes of the stored tree
+    starts = set(doc.nodes.values_list("start", flat=True))
+    assert all(p["start"] in starts for p in card.parents[1:])
+
+
+def test_an_agreement_gets_no_case_card(matter):
+    doc, _ = document_add(
+        matter=matter,
+        filename="dev.txt",
+        data=demo_bytes("bioamber-development-agreement.txt"),
+        enqueue=False,
+    )
+    document_index(document_id=doc.pk)
+    doc.refresh_from_db()
+    assert doc.kind != Document.Kind.JUDGMENT
+    assert not CaseCard.objects.filter(document=doc).exists()
+
+
+def test_cited_judgment_in_the_matter_is_linked_whichever_is_added_first(research_matter):
+    # C1010 cites "Laxman v. State of Maharashtra", which is C51 in AILA 2019.
+    citing = _add(research_matter, "C1010")
+    entry = _cited(citing, "Laxman")
+    assert entry["document_id"] is None  # not in the matter yet
+    cited = _add(research_matter, "C51")
+    assert _cited(citing, "Laxman")["document_id"] == cited.pk
+
+
+def test_bulk_load_defers_linking_to_one_pass(research_matter):
+    with deferred_linking():
+        citing = _add(research_matter, "C1010")
+        cited = _add(research_matter, "C51")
+    assert _cited(citing, "Laxman")["document_id"] is None
+    assert case_cards_link(matter=research_matter) >= 1
+    assert _cited(citing, "Laxman")["document_id"] == cited.pk
+
+
+def _cited(doc: Document, word: str) -> dict:
+    card = CaseCard.objects.get(document=doc)
+    return next(e for e in card.cases_cited if e["name"].startswith(word))
