@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "legalnav.retrieval",
     "legalnav.answers",
     "legalnav.llm",
+    "legalnav.evaluation",
     "legalnav.api",
     "legalnav.mcp",
 ]

@@ -1,0 +1,474 @@
+"""Running one gold question in one mode: retrieve, measure, and (for answer sets) answer and
+score. No database here: ``services.py`` stores what this returns.
+
+The documents of a question are an ad-hoc corpus, exactly as the measurement door treats them
+(``manage.py retrieve --json``): indexed into the door's cache (var/retrieve-cache, keyed by
+content hash, so embeddings computed once serve every later run), never into a user's matter.
+Retrieval calls the engine the product uses (``legalnav.retrieval.engine.retrieve``); answers
+use the product's prompts, offline answerer and citation validator. Two differences from the
+product, said plainly: navindex's S1 step is always the deterministic planner (a Claude S1
+needs the matter's navindex files), and answers are not written as ``Query`` rows.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from legalnav.answers import citations
+from legalnav.answers.offline import Provision, answer_offline
+from legalnav.documents.parsing.layout import tidy
+from legalnav.evaluation import metrics
+from legalnav.evaluation.baselines import NAIVE_MODES, NaiveCorpus
+from legalnav.evaluation.gold import GoldItem
+from legalnav.evaluation.keyfacts import score_answer
+from legalnav.llm import prompts
+from legalnav.llm.models import LLMCall
+from legalnav.llm.prices import PriceCard, Usage
+from legalnav.llm.tokens import count_tokens
+from legalnav.retrieval.engine import (
+    Corpus,
+    Hit,
+    Retriever,
+    normalise_mode,
+    rank_documents,
+    retrieve,
+)
+from legalnav.retrieval.index import DocIndex, IndexCache
+
+logger = logging.getLogger(__name__)
+
+ANSWER_MAX_TOKENS = 1500
+CORPUS_CACHE = 4  # ad-hoc corpora kept in memory (one question set usually reuses one)
+SPAN_KS = (1, 5, 10)
+DOCUMENT_KS = (1, 10, 100)
+
+
+def check_mode(mode: str) -> str:
+    """The mode as given when it is one we can run (engine modes and the naive floor)."""
+    if mode in NAIVE_MODES:
+        return mode
+    normalise_mode(mode)  # raises ValueError naming the valid modes
+    return mode
+
+
+class QuestionMemo:
+    """An embedder that remembers its recent one-text encodes (the questions).
+
+    A run asks the same question in several modes (dense, hybrid, dense+xref, navindex, the
+    naive floor), and on a busy CPU each question embedding costs a large share of a second;
+    embedding it once per question keeps a run of thousands of questions in minutes. Passage
+    batches pass straight through. Latencies measured in a run therefore include a question's
+    embedding only the first time; ``manage.py bench`` measures per-mode latency without it.
+    """
+
+    def __init__(self, embedder, size: int = 64) -> None:  # type: ignore[no-untyped-def]
+        self.inner = embedder
+        self.size = size
+        self._memo: OrderedDict[str, object] = OrderedDict()
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    def encode(self, texts: list[str], **kwargs: object):  # type: ignore[no-untyped-def]
+        if len(texts) != 1:
+            return self.inner.encode(texts, **kwargs)
+        key = texts[0]
+        found = self._memo.get(key)
+        if found is None:
+            found = self.inner.encode(texts, **kwargs)
+            self._memo[key] = found
+            while len(self._memo) > self.size:
+                self._memo.popitem(last=False)
+        else:
+            self._memo.move_to_end(key)
+        return found
+
+
+class Workbench:
+    """Ad-hoc corpora for gold questions, with the caches that make reruns cheap."""
+
+    def __init__(
+        self,
+        *,
+        cache_dir: Path,
+        embedder=None,  # type: ignore[no-untyped-def]
+        reranker=None,  # type: ignore[no-untyped-def]
+        use_embedder: bool = True,
+    ) -> None:
+        if embedder is None and use_embedder:
+            from legalnav.retrieval.embeddings import get_embedder
+
+            embedder = get_embedder()
+        if reranker is None:
+            from legalnav.retrieval.rerank import get_reranker
+
+            reranker = get_reranker()
+        self.cache_dir = cache_dir
+        self.cache = IndexCache(cache_dir, keep=4000)
+        self.embedder = QuestionMemo(embedder) if embedder is not None else None
+        self.reranker = reranker
+        self._texts: dict[str, str] = {}
+        self._retrievers: OrderedDict[tuple[str, ...], Retriever] = OrderedDict()
+        self._naive: OrderedDict[tuple[str, ...], NaiveCorpus] = OrderedDict()
+        self._tokens: dict[str, int] = {}  # content hash -> tokens of the document
+        self._index_tokens: dict[str, int] = {}  # content hash -> tokens of its compact index
+
+    def text(self, path: str) -> str:
+        if path not in self._texts:
+            with open(path, "rb") as fh:
+                self._texts[path] = fh.read().decode("utf-8")
+        return self._texts[path]
+
+    def docs(self, paths: list[str]) -> list[DocIndex]:
+        return [self.cache.get(self.text(p)) for p in paths]
+
+    def retriever(self, paths: list[str]) -> Retriever:
+        docs = self.docs(paths)
+        key = tuple(d.sha256 for d in docs)
+        found = self._retrievers.get(key)
+        if found is None:
+            found = Retriever(
+                Corpus(docs, embedder=self.embedder, cache=self.cache), reranker=self.reranker
+            )
+            self._retrievers[key] = found
+            while len(self._retrievers) > CORPUS_CACHE:
+                self._retrievers.popitem(last=False)
+        else:
+            self._retrievers.move_to_end(key)
+        return found
+
+    def naive(self, paths: list[str]) -> NaiveCorpus:
+        key = tuple(paths)
+        found = self._naive.get(key)
+        if found is None:
+            found = NaiveCorpus(
+                [self.text(p) for p in paths], embedder=self.embedder, cache_dir=self.cache_dir
+            )
+            self._naive[key] = found
+            while len(self._naive) > CORPUS_CACHE:
+                self._naive.popitem(last=False)
+        return found
+
+    def doc_tokens(self, doc: DocIndex, text: str) -> int:
+        if doc.sha256 not in self._tokens:
+            self._tokens[doc.sha256] = count_tokens(text)
+        return self._tokens[doc.sha256]
+
+    def index_tokens(self, doc: DocIndex) -> int:
+        """About what the compact index of the document costs a planner to read: ids, clause
+        references, headings, summaries and keywords of every node (not the provision text)."""
+        if doc.sha256 not in self._index_tokens:
+            surface = "\n".join(
+                f"{n.node_id} {n.ref} {n.heading} {n.summary} {' '.join(n.keywords)}"
+                for n in doc.nodes
+                if n.kind != "toc"
+            )
+            self._index_tokens[doc.sha256] = count_tokens(surface)
+        return self._index_tokens[doc.sha256]
+
+    def flush(self) -> None:
+        self.cache.flush()
+
+
+@dataclass(slots=True)
+class ItemResult:
+    strategy: str = ""
+    hits: list[dict[str, object]] = field(default_factory=list)
+    metrics: dict[str, object] = field(default_factory=dict)
+    answer: str = ""
+    answerer: str = ""
+    citations: dict[str, object] = field(default_factory=dict)
+    scores: dict[str, object] = field(default_factory=dict)
+    payload_chars: int = 0
+    payload_tokens: int = 0
+    footprint_tokens: int = 0
+    dollars: Decimal = Decimal(0)
+    dollars_estimate: Decimal = Decimal(0)
+    latency_ms: float = 0.0
+    error: str = ""
+
+
+def _ranges(hits) -> list[metrics.Range]:  # type: ignore[no-untyped-def]
+    return [metrics.Range(h.doc, h.start, h.end) for h in hits]
+
+
+def _ancestors(doc: DocIndex, node: int) -> list[int]:
+    out, cur = [], doc.nodes[node].parent
+    while cur is not None:
+        out.append(cur)
+        cur = doc.nodes[cur].parent
+    return out
+
+
+def node_level(
+    hits: list[Hit], gold: list[tuple[int, str]], docs: list[DocIndex], k: int
+) -> dict[str, object]:
+    """Node-level metrics: a returned node finds a gold node when it is that node, or one holds
+    the other (a heading read with its sub-clauses, or a passage inside the gold clause)."""
+    by_id = [{n.node_id: i for i, n in enumerate(d.nodes)} for d in docs]
+    gold_idx = [(d, by_id[d].get(node_id)) for d, node_id in gold]
+    covers = []
+    for h in hits:
+        found = set()
+        if h.node >= 0:
+            line = {h.node, *_ancestors(docs[h.doc], h.node)}
+            for g, (d, gi) in enumerate(gold_idx):
+                if gi is None or d != h.doc:
+                    continue
+                if gi in line or h.node in _ancestors(docs[d], gi):
+                    found.add(g)
+        covers.append(frozenset(found))
+    out: dict[str, object] = dict(metrics.ranking_metrics(covers, len(gold), SPAN_KS))
+    missing = [f"{d}:{n}" for (d, n), (_, gi) in zip(gold, gold_idx, strict=True) if gi is None]
+    if missing:
+        out["gold_nodes_not_in_parse"] = missing
+    return out
+
+
+def _lookup(docs: list[DocIndex], texts: list[str]):  # type: ignore[no-untyped-def]
+    """The citation validator's lookup over an ad-hoc corpus: document keys D1, D2, … by
+    position, nodes by id (or a printed clause reference), text as the product shows it."""
+    by_id = [{n.node_id: n for n in d.nodes} for d in docs]
+
+    def lookup(doc_key: str, node_ref: str) -> str | None:
+        try:
+            d = int(doc_key.lstrip("D")) - 1
+        except ValueError:
+            return None
+        if not 0 <= d < len(docs):
+            return None
+        if node_ref.startswith("clause:"):
+            head = node_ref.split(":", 1)[1].split("(")[0]
+            node = next(
+                (n for n in docs[d].nodes if n.label == head and n.kind in ("section", "article")),
+                None,
+            )
+        else:
+            node = by_id[d].get(node_ref)
+        if node is None:
+            return None
+        return tidy(texts[d][node.start : max(node.end, node.subtree_end)])
+
+    return lookup
+
+
+def _provisions(hits: list[Hit], docs: list[DocIndex], texts: list[str]) -> list[Provision]:
+    out = []
+    for h in hits:
+        doc = docs[h.doc]
+        node = doc.nodes[h.node] if h.node >= 0 else None
+        out.append(
+            Provision(
+                doc_key=f"D{h.doc + 1}",
+                doc_title=doc.title,
+                doc_kind=doc.kind,
+                effective_date=None,
+                node_id=node.node_id if node else "",
+                ref=node.ref if node else "",
+                heading=node.heading if node else "",
+                text=h.text or tidy(texts[h.doc][h.start : h.end]),
+                score=h.score,
+            )
+        )
+    return out
+
+
+def _answer(
+    item: GoldItem,
+    strategy: str,
+    hits: list[Hit],
+    bench: Workbench,
+    docs: list[DocIndex],
+    texts: list[str],
+    provider,  # type: ignore[no-untyped-def]
+) -> tuple[str, str, str, Usage | None, Decimal]:
+    """(answer, answerer, prompt text, usage when Claude answered, dollars billed)."""
+    inject = strategy.endswith("inject")
+    if inject:
+        prompt = prompts.inject_answer_prompt(
+            documents=[
+                prompts.PromptDocument(doc_id=f"D{i + 1}", title=d.title, text=t, kind=d.kind)
+                for i, (d, t) in enumerate(zip(docs, texts, strict=True))
+            ],
+            question=item.question,
+        )
+    provisions = _provisions(hits, docs, texts)
+    if not inject:
+        prompt = prompts.navigate_answer_prompt(
+            provisions=[
+                prompts.PromptProvision(
+                    doc_id=p.doc_key,
+                    node_id=p.node_id,
+                    text=p.text,
+                    clause_ref=p.ref,
+                    title=p.heading,
+                    doc_title=p.doc_title,
+                    doc_kind=p.doc_kind,
+                )
+                for p in provisions
+            ],
+            question=item.question,
+        )
+    if provider is None:
+        if inject:
+            # Offline, inject still has to point at provisions: quote hybrid's best, as the
+            # product's offline path does.
+            hybrid = retrieve(bench.retriever(item.documents), item.question, "navembed", 10)
+            provisions = _provisions(hybrid.hits, docs, texts)
+        return answer_offline(item.question, provisions), "offline", prompt.text(), None, Decimal(0)
+    completion = provider.complete(
+        system=prompt.system,
+        messages=prompt.messages,
+        max_tokens=ANSWER_MAX_TOKENS,
+        purpose=LLMCall.Purpose.ANSWER,
+    )
+    billed = (
+        LLMCall.objects.filter(pk=completion.call_id).values_list("dollars", flat=True).first()
+        if completion.call_id
+        else None
+    )
+    return (
+        completion.text.strip(),
+        completion.model,
+        prompt.text(),
+        completion.usage,
+        Decimal(billed or 0),
+    )
+
+
+def evaluate_item(
+    bench: Workbench,
+    item: GoldItem,
+    mode: str,
+    *,
+    k: int = 10,
+    answer: bool = False,
+    provider=None,  # type: ignore[no-untyped-def]
+    card: PriceCard | None = None,
+) -> ItemResult:
+    """Retrieve for one gold question in one mode and measure it; answer and score the answer
+    when ``answer`` is set (gold sets with references). A failure is recorded in ``error`` and
+    counts as a miss; it never stops the run."""
+    card = card or PriceCard.from_settings()
+    result = ItemResult()
+    started = time.perf_counter()
+    try:
+        texts = [bench.text(p) for p in item.documents]
+        if mode in NAIVE_MODES:
+            docs = None
+            hits = bench.naive(item.documents).search(item.question, mode, k)
+            strategy, payload = mode, sum(h.end - h.start for h in hits)
+        else:
+            retriever = bench.retriever(item.documents)
+            docs = retriever.corpus.docs
+            ranked = (
+                rank_documents(retriever, item.question, mode, k)
+                if item.unit == "document"
+                else retrieve(retriever, item.question, mode, k)
+            )
+            hits, strategy, payload = ranked.hits[:k], ranked.strategy, ranked.payload_chars
+        result.latency_ms = (time.perf_counter() - started) * 1000
+        result.strategy = strategy
+        result.payload_chars = int(payload)
+        result.hits = [
+            {
+                "doc": h.doc,
+                "start": h.start,
+                "end": h.end,
+                "score": round(float(h.score), 6),
+                "node": docs[h.doc].nodes[h.node].node_id
+                if docs is not None and getattr(h, "node", -1) >= 0
+                else "",
+            }
+            for h in hits
+        ]
+        total_chars = sum(len(t) for t in texts)
+        measured: dict[str, object] = {}
+        if item.unit == "document":
+            covers = [frozenset({h.doc}) if h.doc in item.relevant else frozenset() for h in hits]
+            if item.relevant:
+                doc_metrics: dict[str, object] = dict(
+                    metrics.ranking_metrics(covers, len(item.relevant), DOCUMENT_KS)
+                )
+                doc_metrics["average_precision"] = metrics.average_precision(
+                    covers, len(item.relevant), max(DOCUMENT_KS)
+                )
+                measured["document"] = doc_metrics
+        elif item.spans:
+            gold = [metrics.Range(d, s, e) for d, s, e in item.spans]
+            returned = _ranges(hits)
+            covers = metrics.span_covers(returned, gold)
+            span: dict[str, object] = dict(metrics.ranking_metrics(covers, len(gold), SPAN_KS))
+            span["coverage"] = metrics.span_coverage(returned, gold, k)
+            measured["span"] = span
+        if item.nodes and docs is not None and not strategy.endswith("inject"):
+            measured["node"] = node_level(hits, item.nodes, docs, k)
+        if total_chars:
+            measured["footprint"] = metrics.footprint(_ranges(hits), total_chars, k)
+        result.metrics = measured
+
+        # Tokens and dollars, priced as Claude would be on the card (input side, warm cache).
+        if docs is None:
+            docs_for_tokens = bench.docs(item.documents)
+        else:
+            docs_for_tokens = docs
+        corpus_tokens = sum(
+            bench.doc_tokens(d, t) for d, t in zip(docs_for_tokens, texts, strict=True)
+        )
+        ratio = corpus_tokens / total_chars if total_chars else 0.0
+        question_tokens = count_tokens(item.question)
+        result.payload_tokens = round(result.payload_chars * ratio)
+        if strategy.endswith("inject"):
+            footprint = corpus_tokens + question_tokens
+            estimate = corpus_tokens * card.cache_read + question_tokens * card.input
+        else:
+            footprint = result.payload_tokens + question_tokens
+            estimate = footprint * card.input
+            if strategy == "navindex":
+                index_tokens = sum(bench.index_tokens(d) for d in docs_for_tokens)
+                footprint += index_tokens
+                estimate += index_tokens * card.cache_read
+        result.footprint_tokens = footprint
+        result.dollars_estimate = (Decimal(estimate) / Decimal(1_000_000)).quantize(
+            Decimal("0.00000001")
+        )
+
+        if answer and item.unit == "span" and docs is not None:
+            t0 = time.perf_counter()
+            text, answerer, prompt_text, usage, billed = _answer(
+                item, strategy, hits, bench, docs, texts, provider
+            )
+            result.answer, result.answerer, result.dollars = text, answerer, billed
+            if usage is not None:
+                result.footprint_tokens = (
+                    usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens
+                )
+            else:
+                result.footprint_tokens = count_tokens(prompt_text)
+            validation = citations.validate(text, _lookup(docs, texts))
+            result.citations = validation.as_dict()
+            result.scores = score_answer(
+                answer=text,
+                reference=item.reference,
+                must_contain=item.must_contain,
+                must_not_claim=item.must_not_claim,
+                out_of_scope=item.out_of_scope,
+                citation_problems=validation.problems,
+                citations=len(validation.checks),
+            ).as_dict()
+            result.latency_ms += (time.perf_counter() - t0) * 1000
+    except Exception as exc:  # one question failing must not stop a run of thousands
+        logger.exception("evaluating %s in %s failed", item.id, mode)
+        result.error = f"{exc.__class__.__name__}: {exc}"[:2000]
+        result.latency_ms = (time.perf_counter() - started) * 1000
+    return result
