@@ -75,7 +75,7 @@ def query_history(*, matter: Matter) -> QuerySet[Query]:
     )
 
 
-def history_page(*, matter: Matter, page: object) -> Page:
+def history_page(*, matter: Matter, page: str | int | None) -> Page:
     return Paginator(query_history(matter=matter), HISTORY_PAGE_SIZE).get_page(page)
 
 

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
+from django_htmx.middleware import HtmxDetails
 
 from legalnav.answers import selectors
 from legalnav.answers.memo import MemoUnavailable, memo_export
@@ -22,6 +23,12 @@ from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
 
 MODES = Query.Mode.choices
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (for the type checker)."""
+
+    htmx: HtmxDetails
 
 
 def _ask_context(matter: Matter, **extra: object) -> dict[str, object]:
@@ -42,7 +49,7 @@ def _answer_context(matter: Matter, query: Query, **extra: object) -> dict[str, 
 
 
 def _refused(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     matter: Matter,
     *,
     message: str,
@@ -66,7 +73,7 @@ def _refused(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def matter_ask(request: HttpRequest, matter_id: int) -> HttpResponse:
+def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     """The question box. POST asks: rate-limited per user, audited, answered by the worker."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
     if request.method == "GET":
@@ -115,7 +122,6 @@ def matter_ask(request: HttpRequest, matter_id: int) -> HttpResponse:
         return HttpResponseRedirect(url, status=303)
     # On the embedded default the answer task has already run (in this request, on commit);
     # with a worker the fragment polls until it is done.
-    query.refresh_from_db()
     query = selectors.query_get(matter=matter, query_id=query.pk)
     response = render(request, "answers/detail.html#answer_live", _answer_context(matter, query))
     response["HX-Push-Url"] = url
@@ -124,20 +130,22 @@ def matter_ask(request: HttpRequest, matter_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def answer_detail(request: HttpRequest, matter_id: int, query_id: int) -> HttpResponse:
+def answer_detail(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
     """A question and its answer. The htmx poll gets the fragment, and 286 once it is final."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     query = selectors.query_get(matter=matter, query_id=query_id)
     context = _answer_context(matter, query)
     if request.htmx:
         response = render(request, "answers/detail.html#answer_live", context)
-        return HttpResponseStopPolling(response.content) if context["page"].done else response
+        # Answered or failed is final: 286 makes htmx swap this last fragment and stop polling.
+        done = query.status in (Query.Status.ANSWERED, Query.Status.FAILED)
+        return HttpResponseStopPolling(response.content) if done else response
     return render(request, "answers/detail.html", context)
 
 
 @login_required
 @require_POST
-def answer_retry(request: HttpRequest, matter_id: int, query_id: int) -> HttpResponse:
+def answer_retry(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
     """Put a failed question back to the worker (counts against the asking rate limit)."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
     query = selectors.query_get(matter=matter, query_id=query_id)
@@ -169,7 +177,7 @@ def answer_retry(request: HttpRequest, matter_id: int, query_id: int) -> HttpRes
 @login_required
 @require_GET
 def answer_citation(
-    request: HttpRequest, matter_id: int, query_id: int, citation_id: int
+    request: HtmxHttpRequest, matter_id: int, query_id: int, citation_id: int
 ) -> HttpResponse:
     """A cited provision verbatim in its context (the side panel; a page of its own without
     htmx)."""
@@ -185,7 +193,7 @@ def answer_citation(
     return render(request, template, context)
 
 
-def _history(request: HttpRequest, matter: Matter, **extra: object) -> dict[str, object]:
+def _history(request: HtmxHttpRequest, matter: Matter, **extra: object) -> dict[str, object]:
     page = selectors.history_page(matter=matter, page=request.GET.get("page"))
     rows = []
     for query in page.object_list:
@@ -196,7 +204,7 @@ def _history(request: HttpRequest, matter: Matter, **extra: object) -> dict[str,
 
 @login_required
 @require_GET
-def matter_history(request: HttpRequest, matter_id: int) -> HttpResponse:
+def matter_history(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     """A matter's past questions: answer excerpt, mode, cost, who asked and when."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     return render(request, "answers/history.html", _history(request, matter))
@@ -204,7 +212,7 @@ def matter_history(request: HttpRequest, matter_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def answer_compare(request: HttpRequest, matter_id: int) -> HttpResponse:
+def answer_compare(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     """Two answers of the matter side by side (``?q=<id>&q=<id>``)."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     try:
@@ -219,7 +227,7 @@ def answer_compare(request: HttpRequest, matter_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def answer_memo(request: HttpRequest, matter_id: int, query_id: int) -> HttpResponse:
+def answer_memo(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
     """The question, its answer and every cited provision as a PDF (any member may export)."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     query = selectors.query_get(matter=matter, query_id=query_id)
