@@ -593,3 +593,15 @@ def test_reask_in_another_mode_and_compare_side_by_side(
     refused = client.get(reverse("answer-compare", args=[matter_id]) + f"?q={again.pk}")
     assert refused.status_code == 400
     assert "Choose exactly two different questions" in refused.content.decode()
+
+
+def test_answer_page_query_count_is_pinned(client, answered_query, django_assert_num_queries):
+    client.force_login(answered_query.asked_by)
+    url = reverse("answer-detail", args=[answered_query.matter_id, answered_query.pk])
+    assert answered_query.answer.citations.count() >= 2
+    assert answered_query.answer.evidence.count() >= 5
+    # session, user, matter, membership, question with answer, citations, evidence, ledger
+    with django_assert_num_queries(8):
+        assert client.get(url).status_code == 200
+    with django_assert_num_queries(8):
+        assert client.get(url, HTTP_HX_REQUEST="true").status_code == 286
