@@ -20,6 +20,34 @@ def demo_bytes(name: str) -> bytes:
     return (DEMO / name).read_bytes()
 
 
+def index_bioamber_pair(matter: Matter):  # type: ignore[no-untyped-def]
+    """The demo's development agreement and its first amendment, indexed into the matter:
+    (base, amendment), refreshed."""
+    from legalnav.documents.services import document_add, document_index
+
+    base, _ = document_add(
+        matter=matter,
+        filename="bioamber-development-agreement.txt",
+        data=demo_bytes("bioamber-development-agreement.txt"),
+        kind="agreement",
+        title="Development Agreement",
+        enqueue=False,
+    )
+    amendment, _ = document_add(
+        matter=matter,
+        filename="bioamber-development-agreement-first-amendment.txt",
+        data=demo_bytes("bioamber-development-agreement-first-amendment.txt"),
+        kind="amendment",
+        title="First Amendment",
+        amends=base,
+        enqueue=False,
+    )
+    for doc in (base, amendment):
+        assert document_index(document_id=doc.pk).status == "indexed"
+        doc.refresh_from_db()
+    return base, amendment
+
+
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()

@@ -14,9 +14,8 @@ from legalnav.answers import citations
 from legalnav.answers.models import Answer, Query
 from legalnav.answers.offline import SILENCE, Provision, answer_offline
 from legalnav.answers.services import QueryRejected, query_answer, query_create
-from legalnav.documents.services import document_add, document_index
 from legalnav.llm.models import LLMCall
-from tests.conftest import demo_bytes
+from tests.conftest import index_bioamber_pair
 from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
 from tests.llm.replay import message
 
@@ -92,25 +91,7 @@ def base_key(matter) -> str:
 
 @pytest.fixture
 def bioamber_matter(matter):
-    base, _ = document_add(
-        matter=matter,
-        filename="bioamber-development-agreement.txt",
-        data=demo_bytes("bioamber-development-agreement.txt"),
-        kind="agreement",
-        title="Development Agreement",
-        enqueue=False,
-    )
-    amendment, _ = document_add(
-        matter=matter,
-        filename="bioamber-development-agreement-first-amendment.txt",
-        data=demo_bytes("bioamber-development-agreement-first-amendment.txt"),
-        kind="amendment",
-        title="First Amendment",
-        amends=base,
-        enqueue=False,
-    )
-    for doc in (base, amendment):
-        assert document_index(document_id=doc.pk).status == "indexed"
+    index_bioamber_pair(matter)
     return matter
 
 

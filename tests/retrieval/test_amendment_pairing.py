@@ -5,36 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from legalnav.documents.services import document_add, document_index
 from legalnav.retrieval.engine import NAVINDEX_CAP
 from legalnav.retrieval.services import amendment_pairs, matter_retriever
-from tests.conftest import demo_bytes
+from tests.conftest import index_bioamber_pair
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def pair(matter):
-    base, _ = document_add(
-        matter=matter,
-        filename="bioamber-development-agreement.txt",
-        data=demo_bytes("bioamber-development-agreement.txt"),
-        kind="agreement",
-        title="Development Agreement",
-        enqueue=False,
-    )
-    amendment, _ = document_add(
-        matter=matter,
-        filename="bioamber-development-agreement-first-amendment.txt",
-        data=demo_bytes("bioamber-development-agreement-first-amendment.txt"),
-        kind="amendment",
-        title="First Amendment",
-        amends=base,
-        enqueue=False,
-    )
-    for doc in (base, amendment):
-        assert document_index(document_id=doc.pk).status == "indexed"
-    return base, amendment
+    return index_bioamber_pair(matter)
 
 
 def _node(retriever, position: int, node_id: str) -> int:
