@@ -4,16 +4,44 @@ from django.contrib import admin
 from django.urls import include, path
 
 from legalnav.core.views import healthz
-from legalnav.documents import views
+from legalnav.documents import views as documents
+from legalnav.matters import views as matters
 from legalnav.mcp.views import mcp_needs_asgi
 
 admin.site.site_header = "legalnav administration"
 admin.site.site_title = "legalnav"
 
 urlpatterns = [
-    path("", views.matter_list, name="matter-list"),
-    path("matters/<int:matter_id>/", views.matter_detail, name="matter-detail"),
-    path("documents/<int:document_id>/", views.document_detail, name="document-detail"),
+    # Matters: the list, a new one, members and the audit trail.
+    path("", matters.matter_list, name="matter-list"),
+    path("matters/new/", matters.matter_create, name="matter-create"),
+    path("matters/<int:matter_id>/members/", matters.matter_members, name="matter-members"),
+    path(
+        "matters/<int:matter_id>/members/<int:membership_id>/",
+        matters.member_update,
+        name="member-update",
+    ),
+    path(
+        "matters/<int:matter_id>/members/<int:membership_id>/remove/",
+        matters.member_remove,
+        name="member-remove",
+    ),
+    path("matters/<int:matter_id>/audit/", matters.matter_audit, name="matter-audit"),
+    # A matter's documents, upload, and the reader.
+    path("matters/<int:matter_id>/", documents.matter_detail, name="matter-detail"),
+    path("matters/<int:matter_id>/upload/", documents.matter_upload, name="matter-upload"),
+    path("documents/<int:document_id>/", documents.document_detail, name="document-detail"),
+    path("documents/<int:document_id>/edit/", documents.document_edit, name="document-edit"),
+    path(
+        "documents/<int:document_id>/reindex/", documents.document_reindex, name="document-reindex"
+    ),
+    path("documents/<int:document_id>/delete/", documents.document_delete, name="document-delete"),
+    path(
+        "documents/<int:document_id>/nodes/<str:node_id>/",
+        documents.node_fragment,
+        name="node-fragment",
+    ),
+    # Ask, answers, history, compare, memos (legalnav/answers/urls.py).
     path("", include("legalnav.answers.urls")),
     path("api/", include("legalnav.api.urls")),
     path("settings/api-tokens/", include("legalnav.api.page_urls")),

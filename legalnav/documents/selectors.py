@@ -1,66 +1,55 @@
-"""Reads for documents, always through the matters a user may see."""
+"""Reads for documents. Every door to a document goes through ``document_for``, which asks
+``matter_for`` (404 for a non-member, 403 for a role too weak for the action)."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import F
 from django.http import Http404
 
-from legalnav.documents.models import NODE_FLAG_COLUMNS, Document, Node
+from legalnav.documents.models import Document, Node
+from legalnav.matters.access import Action, matter_for
 from legalnav.matters.models import Matter
 
 
-def matter_list(*, user: object) -> QuerySet[Matter]:
-    return (
-        Matter.objects.visible_to(user)
-        .annotate(
-            document_count=Count("documents", distinct=True),
-            indexed_count=Count("documents", filter=Q(documents__status="indexed"), distinct=True),
-            last_activity=Max("documents__updated_at"),
-        )
-        .order_by("name", "id")
-    )
-
-
-def matter_get(*, user: object, matter_id: int) -> Matter:
-    matter = Matter.objects.visible_to(user).filter(pk=matter_id).first()
-    if matter is None:
-        raise Http404("No such matter.")
-    return matter
-
-
-def document_list(*, matter: Matter) -> QuerySet[Document]:
-    return (
-        Document.objects.filter(matter=matter)
-        .select_related("amends")
-        .defer("text")
-        .order_by("effective_date", "id")
-    )
-
-
-def document_get(*, user: object, document_id: int) -> Document:
+def document_for(*, user: object, document_id: int, action: Action = Action.VIEW) -> Document:
+    """The document if the user may take ``action`` in its matter (three queries). Its text is
+    deferred: pages read node text, not the whole extracted text."""
     doc = (
-        Document.objects.filter(pk=document_id, matter__in=Matter.objects.visible_to(user))
-        .select_related("matter", "amends")
+        Document.objects.select_related("amends")
+        .defer("text", "amends__text")
+        .filter(pk=document_id)
         .first()
     )
     if doc is None:
         raise Http404("No such document.")
+    doc.matter = matter_for(user=user, matter_id=doc.matter_id, action=action)
     return doc
 
 
-def node_outline(*, document: Document) -> QuerySet[Node]:
-    return (
-        Node.objects.filter(document=document)
-        .order_by("order")
-        .only(
-            "id",
-            "node_id",
-            "parent_id",
-            "level",
-            "kind",
-            "ref",
-            "heading",
-            "text",
-            *NODE_FLAG_COLUMNS,
-        )
+def matter_documents(*, matter: Matter) -> list[Document]:
+    """The matter's documents by date, each with ``amended_by`` (the documents that amend it),
+    in one query."""
+    docs = list(
+        Document.objects.filter(matter=matter)
+        .select_related("amends")
+        .defer("text", "amends__text")
+        .order_by(F("effective_date").asc(nulls_last=True), "id")
     )
+    amended_by: dict[int, list[Document]] = {}
+    for d in docs:
+        if d.amends_id is not None:
+            amended_by.setdefault(d.amends_id, []).append(d)
+    for d in docs:
+        d.amended_by = amended_by.get(d.pk, [])  # type: ignore[attr-defined]
+    return docs
+
+
+def node_get(*, document: Document, node_id: str) -> Node:
+    node = (
+        Node.objects.filter(document=document, node_id=node_id)
+        .only("id", "node_id", "ref", "heading", "text", "kind", "level", "document_id")
+        .first()
+    )
+    if node is None:
+        raise Http404("No such provision.")
+    return node

@@ -1,42 +1,179 @@
-"""Pages for matters and documents. Views parse input, check access, call one selector, render.
+"""Pages for a matter's documents and the document reader.
 
-The full reviewer's desk (upload, ask, citations, memos) arrives with later work; these pages let
-a reader see a matter's documents, their indexing status and each document's clause tree.
+Views parse input, check access (``matter_for`` through ``document_for``: 404 for a non-member,
+403 for a role too weak for the action), call one service or selector, and render. A page and its
+fragments share one template; an htmx request gets the fragment. Writes are POSTs with a CSRF
+token that redirect back (post/redirect/get), with what happened in a message.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from legalnav.documents import selectors
+from legalnav.documents import desk, selectors
+from legalnav.documents.forms import ACCEPT, DocumentDetailsForm, UploadForm
 from legalnav.documents.models import Document
+from legalnav.documents.reader import document_reader, highlight
+from legalnav.matters.access import Action, can, matter_for
+from legalnav.matters.models import Matter
+
+_BUSY = (Document.Status.QUEUED, Document.Status.INDEXING)
+
+
+def _matter_context(request: HttpRequest, matter: Matter, **extra: object) -> dict[str, object]:
+    documents = selectors.matter_documents(matter=matter)
+    role = matter.user_role  # type: ignore[attr-defined]
+    context: dict[str, object] = {
+        "matter": matter,
+        "documents": documents,
+        "busy": any(d.status in _BUSY for d in documents),
+        "can_edit": can(user=request.user, matter=matter, action=Action.EDIT, role=role),
+        "can_manage": can(user=request.user, matter=matter, action=Action.MANAGE, role=role),
+        "accept": ACCEPT,
+        "max_upload_bytes": settings.LEGALNAV_MAX_UPLOAD_BYTES,
+        "max_files": desk.MAX_FILES_PER_UPLOAD,
+    }
+    context.update(extra)
+    return context
 
 
 @login_required
-def matter_list(request: HttpRequest) -> HttpResponse:
-    return render(
-        request, "matters/list.html", {"matters": selectors.matter_list(user=request.user)}
-    )
-
-
-@login_required
+@require_GET
 def matter_detail(request: HttpRequest, matter_id: int) -> HttpResponse:
-    matter = selectors.matter_get(user=request.user, matter_id=matter_id)
-    documents = list(selectors.document_list(matter=matter))
-    busy = any(d.status in (Document.Status.QUEUED, Document.Status.INDEXING) for d in documents)
-    context = {"matter": matter, "documents": documents, "busy": busy}
+    """A matter's documents with live status. While anything is indexing the table polls this
+    view (htmx) for its fragment; the answer is HTTP 286, which stops the polling, once nothing
+    is left to index."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    context = _matter_context(request, matter)
     if request.htmx:
         response = render(request, "matters/detail.html#documents", context)
-        # Polling stops (HTTP 286) once nothing is left to index.
-        return response if busy else HttpResponseStopPolling(response.content)
+        return response if context["busy"] else HttpResponseStopPolling(response.content)
     return render(request, "matters/detail.html", context)
 
 
 @login_required
+@require_POST
+def matter_upload(request: HttpRequest, matter_id: int) -> HttpResponse:
+    """Several files at once; each is accepted or refused with its own message."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.EDIT)
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        for error in form.errors.get("files", ["The upload could not be read."]):
+            messages.error(request, error)
+        return redirect("matter-detail", matter_id=matter.pk)
+    outcomes = desk.document_upload_many(
+        matter=matter, user=request.user, files=form.cleaned_data["files"]
+    )
+    for o in outcomes:
+        if o.error:
+            messages.error(request, f"Not uploaded: {o.error}")
+        elif o.created and o.document is not None:
+            messages.success(
+                request, f"Added “{o.filename}” as {o.document.key}; indexing has started."
+            )
+        elif o.document is not None:
+            messages.info(
+                request,
+                f"“{o.filename}” is already in this matter as {o.document.key} "
+                f"({o.document.title}); nothing was added.",
+            )
+    return redirect("matter-detail", matter_id=matter.pk)
+
+
+@login_required
+@require_POST
+def document_reindex(request: HttpRequest, document_id: int) -> HttpResponse:
+    """Retry a failed document, or rebuild an indexed one from its file."""
+    document = selectors.document_for(
+        user=request.user, document_id=document_id, action=Action.EDIT
+    )
+    if document.status in _BUSY:
+        messages.info(request, f"{document.key} is already queued for indexing.")
+    else:
+        retry = document.status == Document.Status.FAILED
+        desk.document_requeue(document=document, user=request.user, force=not retry)
+        messages.success(
+            request,
+            f"{'Retrying' if retry else 'Re-indexing'} {document.key} “{document.title}”.",
+        )
+    return redirect("matter-detail", matter_id=document.matter_id)
+
+
+@login_required
+@require_POST
+def document_delete(request: HttpRequest, document_id: int) -> HttpResponse:
+    document = selectors.document_for(
+        user=request.user, document_id=document_id, action=Action.EDIT
+    )
+    matter_id, key, title = document.matter_id, document.key, document.title
+    desk.document_remove(document=document, user=request.user)
+    messages.success(request, f"Deleted {key} “{title}” with its clauses and files.")
+    return redirect("matter-detail", matter_id=matter_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def document_edit(request: HttpRequest, document_id: int) -> HttpResponse:
+    """Title, kind, date and which document this one amends."""
+    document = selectors.document_for(
+        user=request.user, document_id=document_id, action=Action.EDIT
+    )
+    initial = {
+        "title": document.title,
+        "kind": document.kind,
+        "effective_date": document.effective_date,
+        "amends": document.amends_id,
+    }
+    form = DocumentDetailsForm(request.POST or None, initial=initial, document=document)
+    if request.method == "POST" and form.is_valid():
+        requeued = desk.document_update_details(
+            document=document, user=request.user, **form.cleaned_data
+        )
+        note = " It is being re-indexed so its references follow." if requeued else ""
+        messages.success(request, f"Saved the details of {document.key}.{note}")
+        return redirect("matter-detail", matter_id=document.matter_id)
+    context = {"document": document, "matter": document.matter, "form": form}
+    return render(request, "documents/edit.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_GET
 def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
-    document = selectors.document_get(user=request.user, document_id=document_id)
-    nodes = list(selectors.node_outline(document=document))
-    return render(request, "documents/detail.html", {"document": document, "nodes": nodes})
+    """The reader: the clause outline beside the text, references as links, defined terms with
+    their definitions, amendments beside the clauses they change."""
+    document = selectors.document_for(user=request.user, document_id=document_id)
+    page = document_reader(document=document)
+    return render(
+        request,
+        "documents/detail.html",
+        {"document": document, "matter": document.matter, "page": page},
+    )
+
+
+@login_required
+@require_GET
+def node_fragment(request: HttpRequest, document_id: int, node_id: str) -> HttpResponse:
+    """One provision verbatim, the quoted phrase ``?q=`` highlighted. An htmx request (or
+    ``?fragment=1``) gets the bare fragment, for a side panel; otherwise a page around it."""
+    document = selectors.document_for(user=request.user, document_id=document_id)
+    node = selectors.node_get(document=document, node_id=node_id)
+    quote = request.GET.get("q", "")[:2000]
+    html, found = highlight(node.text, quote)
+    found = found or not quote.strip()  # nothing asked for, nothing missing
+    context = {
+        "document": document,
+        "matter": document.matter,
+        "node": node,
+        "html": html,
+        "quote": quote,
+        "found": found,
+    }
+    if request.htmx or request.GET.get("fragment"):
+        return render(request, "documents/node.html#provision", context)
+    return render(request, "documents/node.html", context)

@@ -1,0 +1,143 @@
+"""What the reviewer's desk does to documents: upload, retry or re-index, edit details, delete.
+
+Each wraps one document service and writes the audit row it owes in the same transaction, so the
+trail records exactly the changes that happened. Upload takes several files and treats each on
+its own: a refused file (empty, too large, of an unknown type) gets its reason and leaves
+nothing behind, and does not stop the others.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from django.conf import settings
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+
+from legalnav.documents.models import Document
+from legalnav.documents.services import (
+    DocumentRejected,
+    _human,
+    document_add,
+    document_delete,
+    document_reindex,
+)
+from legalnav.matters.audit import audit_record
+from legalnav.matters.models import AuditEvent, Matter
+
+# More files than this in one upload are refused as a whole (Django's own cap is 100).
+MAX_FILES_PER_UPLOAD = 20
+
+
+@dataclass(frozen=True)
+class UploadOutcome:
+    filename: str
+    document: Document | None = None
+    created: bool = False
+    error: str = ""  # why the file was refused; "" when it was accepted
+    code: str = ""
+
+
+def _target(document: Document) -> str:
+    return f"{document.key} {document.title} ({document.original_filename})"
+
+
+def document_upload_many(
+    *, matter: Matter, user: object, files: Sequence[UploadedFile]
+) -> list[UploadOutcome]:
+    """Add each file to the matter and queue it for indexing; one outcome per file, in order."""
+    outcomes = []
+    limit = settings.LEGALNAV_MAX_UPLOAD_BYTES
+    for upload in files:
+        name = os.path.basename(upload.name or "") or "document"
+        try:
+            # Refuse an oversized file before reading it into memory.
+            if upload.size is not None and upload.size > limit:
+                raise DocumentRejected(
+                    "too_large",
+                    f"“{name}” is {_human(upload.size)}, over the {_human(limit)} limit.",
+                )
+            data = upload.read()
+            with transaction.atomic():
+                doc, created = document_add(matter=matter, filename=name, data=data)
+                if created:
+                    audit_record(
+                        matter=matter,
+                        user=user,
+                        action=AuditEvent.Action.UPLOADED,
+                        target=_target(doc),
+                        detail={"filename": name, "bytes": len(data), "sha256": doc.sha256},
+                    )
+        except DocumentRejected as exc:
+            outcomes.append(UploadOutcome(filename=name, error=exc.message, code=exc.code))
+            continue
+        outcomes.append(UploadOutcome(filename=name, document=doc, created=created))
+    return outcomes
+
+
+def document_requeue(*, document: Document, user: object, force: bool) -> None:
+    """Retry a failed document (``force=False``) or rebuild an indexed one (``force=True``)."""
+    with transaction.atomic():
+        document_reindex(document=document, force=force)
+        audit_record(
+            matter=document.matter,
+            user=user,
+            action=AuditEvent.Action.REINDEXED,
+            target=_target(document),
+            detail={"retry": not force, "status_before": document.status},
+        )
+
+
+def document_remove(*, document: Document, user: object) -> None:
+    """Delete a document with its clauses, vectors and files."""
+    matter = document.matter
+    target = _target(document)
+    detail = {"filename": document.original_filename, "sha256": document.sha256}
+    with transaction.atomic():
+        audit_record(
+            matter=matter, user=user, action=AuditEvent.Action.DELETED, target=target, detail=detail
+        )
+        document_delete(document=document)
+
+
+def document_update_details(
+    *,
+    document: Document,
+    user: object,
+    title: str,
+    kind: str,
+    effective_date: date | None,
+    amends: Document | None,
+) -> bool:
+    """Correct what indexing guessed (title, kind, date) or say which document this one amends.
+
+    Indexing no longer overwrites the title and kind once a person has set them. A change of
+    ``amends`` re-indexes the document, since its references resolve into the amended one.
+    Returns whether the document was queued again."""
+    if amends is not None and (amends.pk == document.pk or amends.matter_id != document.matter_id):
+        raise ValueError("A document can only amend another document of the same matter.")
+    relink = amends != document.amends
+    changed = {
+        "title": title.strip()[:300] or document.title,
+        "kind": kind,
+        "effective_date": effective_date,
+        "amends": amends,
+        "guess_metadata": False,
+    }
+    with transaction.atomic():
+        for name, value in changed.items():
+            setattr(document, name, value)
+        document.save(update_fields=[*changed, "updated_at"])
+        if relink and document.status != Document.Status.INDEXING:
+            document_reindex(document=document, force=True)
+            audit_record(
+                matter=document.matter,
+                user=user,
+                action=AuditEvent.Action.REINDEXED,
+                target=_target(document),
+                detail={"reason": "amends changed", "amends": amends.key if amends else None},
+            )
+    return relink

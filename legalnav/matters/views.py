@@ -1,0 +1,147 @@
+"""Pages for matters: the list, creating one, its members and its audit trail.
+
+Views parse input, check access through ``matter_for`` (404 for non-members, 403 for a weak
+role), call one service or selector and render. Forms post back with a CSRF token and redirect
+after success, so a reload never repeats a change.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from legalnav.matters import selectors, services
+from legalnav.matters.access import Action, can, matter_for
+from legalnav.matters.audit import audit_list
+from legalnav.matters.forms import MatterForm, MemberAddForm, MemberRoleForm
+from legalnav.matters.models import AuditEvent, Matter, Membership
+
+AUDIT_PAGE_SIZE = 50
+
+
+@login_required
+@require_http_methods(["GET"])
+def matter_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "matters/list.html", {"rows": selectors.matter_rows(user=request.user)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def matter_create(request: HttpRequest) -> HttpResponse:
+    """Any signed-in user may open a matter; they become its owner and see only what they add."""
+    form = MatterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        matter = services.matter_create(user=request.user, **form.cleaned_data)
+        messages.success(request, f"Created “{matter.name}”. Upload its documents below.")
+        return redirect("matter-detail", matter_id=matter.pk)
+    return render(
+        request, "matters/create.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+def _members_page(
+    request: HttpRequest, matter: Matter, add_form: MemberAddForm, status: int = 200
+) -> HttpResponse:
+    context = {
+        "matter": matter,
+        "memberships": list(selectors.membership_list(matter=matter)),
+        "add_form": add_form,
+        "roles": Membership.Role.choices,
+    }
+    return render(request, "matters/members.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def matter_members(request: HttpRequest, matter_id: int) -> HttpResponse:
+    """Who is in the matter; owners (and admins) add people here."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.MANAGE)
+    form = MemberAddForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            membership = services.membership_add(
+                matter=matter, actor=request.user, **form.cleaned_data
+            )
+        except services.MembershipError as exc:
+            form.add_error("username", exc.message)
+        else:
+            messages.success(
+                request,
+                f"Added {membership.user.get_username()} as {membership.get_role_display().lower()}.",
+            )
+            return redirect("matter-members", matter_id=matter.pk)
+    return _members_page(request, matter, form, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def member_update(request: HttpRequest, matter_id: int, membership_id: int) -> HttpResponse:
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.MANAGE)
+    form = MemberRoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose owner, editor or viewer.")
+        return redirect("matter-members", matter_id=matter.pk)
+    try:
+        membership = services.membership_change(
+            matter=matter,
+            actor=request.user,
+            membership_id=membership_id,
+            role=form.cleaned_data["role"],
+        )
+    except services.MembershipError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request,
+            f"{membership.user.get_username()} is now {membership.get_role_display().lower()}.",
+        )
+    return _after_membership_change(request, matter)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, matter_id: int, membership_id: int) -> HttpResponse:
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.MANAGE)
+    try:
+        username = services.membership_remove(
+            matter=matter, actor=request.user, membership_id=membership_id
+        )
+    except services.MembershipError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"Removed {username} from the matter.")
+    return _after_membership_change(request, matter)
+
+
+def _after_membership_change(request: HttpRequest, matter: Matter) -> HttpResponse:
+    # An owner who demoted or removed themselves can no longer manage members: go where they may.
+    if can(user=request.user, matter=matter, action=Action.MANAGE):
+        return redirect("matter-members", matter_id=matter.pk)
+    if can(user=request.user, matter=matter, action=Action.VIEW):
+        return redirect("matter-detail", matter_id=matter.pk)
+    return redirect("matter-list")
+
+
+@login_required
+@require_http_methods(["GET"])
+def matter_audit(request: HttpRequest, matter_id: int) -> HttpResponse:
+    """The matter's audit trail, newest first, for its owners and admins."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.MANAGE)
+    events = audit_list(matter=matter)
+    action = request.GET.get("action", "")
+    if action in AuditEvent.Action.values:
+        events = events.filter(action=action)
+    else:
+        action = ""
+    page = Paginator(events, AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "matter": matter,
+        "page": page,
+        "action": action,
+        "actions": AuditEvent.Action.choices,
+    }
+    return render(request, "matters/audit.html", context)
