@@ -125,6 +125,8 @@ INDEX_CACHE_DIR = Path(env_str("INDEX_CACHE_DIR", str(VAR_DIR / "index-cache")))
 
 # Uploads: the largest file accepted for indexing, in bytes (default 50 MiB).
 LEGALNAV_MAX_UPLOAD_BYTES = env_int("LEGALNAV_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
+# Questions a user may ask per minute (a sliding window in the cache); 0 turns the limit off.
+LEGALNAV_ASK_RATE_PER_MINUTE = env_int("LEGALNAV_ASK_RATE_PER_MINUTE", 10, minimum=0)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
