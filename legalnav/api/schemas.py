@@ -131,7 +131,8 @@ class SearchParams(BaseModel):
 
 
 class AskBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # JSON bodies are strict: {"force": 0} or {"question": 7} are refused, not coerced.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     question: CleanStr = Field(min_length=1, max_length=4000)
     mode: AskMode = Field(
@@ -143,7 +144,7 @@ class AskBody(BaseModel):
 
 
 class ReindexBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     force: bool = Field(
         default=False, description="Rebuild even when the file and parser are unchanged."
@@ -366,7 +367,10 @@ class CostOut(BaseModel):
     inject_tokens: int
     inject_dollars: str
     crossover_tokens: int
-    inject_cheaper: bool
+    inject_cheaper: bool | None = Field(
+        description="Whether a warm cached inject would have cost less; null when the answer "
+        "was itself an inject."
+    )
     verdict: str
 
 
