@@ -41,9 +41,14 @@ class MultipleFileField(forms.FileField):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(
+    documents = MultipleFileField(
         widget=MultipleFileInput(attrs={"accept": ACCEPT, "multiple": True}),
     )
+
+
+class DocumentChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.key} · {obj.title}"
 
 
 class DocumentDetailsForm(forms.Form):
@@ -52,7 +57,7 @@ class DocumentDetailsForm(forms.Form):
     effective_date = forms.DateField(
         required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
-    amends = forms.ModelChoiceField(
+    amends = DocumentChoiceField(
         queryset=Document.objects.none(),
         required=False,
         empty_label="— nothing —",
@@ -63,11 +68,10 @@ class DocumentDetailsForm(forms.Form):
     def __init__(self, *args: Any, document: Document, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["amends"]
-        assert isinstance(field, forms.ModelChoiceField)
+        assert isinstance(field, DocumentChoiceField)
         field.queryset = (
             Document.objects.filter(matter_id=document.matter_id)
             .exclude(pk=document.pk)
             .only("id", "title", "matter_id")
             .order_by("title", "id")
         )
-        field.label_from_instance = lambda d: f"{d.key} · {d.title}"

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
+from django_htmx.middleware import HtmxDetails
 
 from legalnav.documents import desk, selectors
 from legalnav.documents.forms import ACCEPT, DocumentDetailsForm, UploadForm
@@ -26,7 +27,13 @@ from legalnav.matters.models import Matter
 _BUSY = (Document.Status.QUEUED, Document.Status.INDEXING)
 
 
-def _matter_context(request: HttpRequest, matter: Matter, **extra: object) -> dict[str, object]:
+class HtmxHttpRequest(HttpRequest):
+    """What django-htmx's middleware adds to a request (for the type checker)."""
+
+    htmx: HtmxDetails
+
+
+def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -> dict[str, object]:
     documents = selectors.matter_documents(matter=matter)
     role = matter.user_role  # type: ignore[attr-defined]
     context: dict[str, object] = {
@@ -45,7 +52,7 @@ def _matter_context(request: HttpRequest, matter: Matter, **extra: object) -> di
 
 @login_required
 @require_GET
-def matter_detail(request: HttpRequest, matter_id: int) -> HttpResponse:
+def matter_detail(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     """A matter's documents with live status. While anything is indexing the table polls this
     view (htmx) for its fragment; the answer is HTTP 286, which stops the polling, once nothing
     is left to index."""
@@ -59,16 +66,16 @@ def matter_detail(request: HttpRequest, matter_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def matter_upload(request: HttpRequest, matter_id: int) -> HttpResponse:
+def matter_upload(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     """Several files at once; each is accepted or refused with its own message."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.EDIT)
     form = UploadForm(request.POST, request.FILES)
     if not form.is_valid():
-        for error in form.errors.get("files", ["The upload could not be read."]):
-            messages.error(request, error)
+        for error in form.errors.get("documents", ["The upload could not be read."]):
+            messages.error(request, str(error))
         return redirect("matter-detail", matter_id=matter.pk)
     outcomes = desk.document_upload_many(
-        matter=matter, user=request.user, files=form.cleaned_data["files"]
+        matter=matter, user=request.user, files=form.cleaned_data["documents"]
     )
     for o in outcomes:
         if o.error:
@@ -88,7 +95,7 @@ def matter_upload(request: HttpRequest, matter_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def document_reindex(request: HttpRequest, document_id: int) -> HttpResponse:
+def document_reindex(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     """Retry a failed document, or rebuild an indexed one from its file."""
     document = selectors.document_for(
         user=request.user, document_id=document_id, action=Action.EDIT
@@ -107,7 +114,7 @@ def document_reindex(request: HttpRequest, document_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def document_delete(request: HttpRequest, document_id: int) -> HttpResponse:
+def document_delete(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     document = selectors.document_for(
         user=request.user, document_id=document_id, action=Action.EDIT
     )
@@ -119,7 +126,7 @@ def document_delete(request: HttpRequest, document_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def document_edit(request: HttpRequest, document_id: int) -> HttpResponse:
+def document_edit(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     """Title, kind, date and which document this one amends."""
     document = selectors.document_for(
         user=request.user, document_id=document_id, action=Action.EDIT
@@ -144,7 +151,7 @@ def document_edit(request: HttpRequest, document_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
+def document_detail(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     """The reader: the clause outline beside the text, references as links, defined terms with
     their definitions, amendments beside the clauses they change."""
     document = selectors.document_for(user=request.user, document_id=document_id)
@@ -158,7 +165,7 @@ def document_detail(request: HttpRequest, document_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def node_fragment(request: HttpRequest, document_id: int, node_id: str) -> HttpResponse:
+def node_fragment(request: HtmxHttpRequest, document_id: int, node_id: str) -> HttpResponse:
     """One provision verbatim, the quoted phrase ``?q=`` highlighted. An htmx request (or
     ``?fragment=1``) gets the bare fragment, for a side panel; otherwise a page around it."""
     document = selectors.document_for(user=request.user, document_id=document_id)

@@ -70,9 +70,12 @@ def matter_rows(*, user: object) -> list[MatterRow]:
         .values_list("matter_id", "n")
     )
     roles: dict[int, str] = {}
-    if getattr(user, "is_authenticated", False):
+    user_id = getattr(user, "pk", None)
+    if user_id is not None and getattr(user, "is_authenticated", False):
         roles = dict(
-            Membership.objects.filter(matter_id__in=ids, user=user).values_list("matter_id", "role")
+            Membership.objects.filter(matter_id__in=ids, user_id=user_id).values_list(
+                "matter_id", "role"
+            )
         )
     admin = is_admin(user)
     rows = []

@@ -22,16 +22,18 @@ class MembershipError(ValueError):
 
 
 def matter_create(*, user: object, name: str, kind: str = "", description: str = "") -> Matter:
-    """Create a matter; its creator becomes its first owner."""
+    """Create a matter; its creator (a signed-in user) becomes its first owner."""
+    creator_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    if creator_id is None:
+        raise ValueError("A matter is created by a signed-in user, who becomes its owner.")
     with transaction.atomic():
         matter = Matter.objects.create(
             name=name.strip()[:200],
             kind=kind or Matter.Kind.TRANSACTION,
             description=description.strip(),
-            created_by=user if getattr(user, "is_authenticated", False) else None,
+            created_by_id=creator_id,
         )
-        if getattr(user, "is_authenticated", False):
-            Membership.objects.create(matter=matter, user=user, role=Membership.Role.OWNER)
+        Membership.objects.create(matter=matter, user_id=creator_id, role=Membership.Role.OWNER)
         audit_record(matter=matter, user=user, action=AuditEvent.Action.CREATED, target=matter.name)
     return matter
 

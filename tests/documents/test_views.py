@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from legalnav.documents.models import CrossReference, Document, Node
+from legalnav.documents.reader import Span, _render, highlight
 from legalnav.documents.services import document_add, document_index
 from legalnav.matters.models import AuditEvent, Matter
 from tests.conftest import MatterFactory, MembershipFactory, demo_bytes
@@ -89,7 +90,7 @@ def stored_files(settings) -> list[Path]:
 
 def _requests(matter: Matter, doc: Document) -> list[tuple[str, str, dict, str]]:
     """(method, url, data, the weakest role allowed)."""
-    upload = {"files": [SimpleUploadedFile("x.txt", b"1. Term. One year.\n")]}
+    upload = {"documents": [SimpleUploadedFile("x.txt", b"1. Term. One year.\n")]}
     return [
         ("get", reverse("matter-detail", args=[matter.pk]), {}, "viewer"),
         ("post", reverse("matter-upload", args=[matter.pk]), upload, "editor"),
@@ -168,7 +169,7 @@ def test_changes_need_post_and_the_csrf_token(matter, owner) -> None:
     client.force_login(owner)
     assert client.get(reverse("document-delete", args=[doc.pk])).status_code == 405
     assert client.post(reverse("document-delete", args=[doc.pk])).status_code == 403
-    upload = {"files": [SimpleUploadedFile("b.txt", b"1. Price. Ten dollars.\n")]}
+    upload = {"documents": [SimpleUploadedFile("b.txt", b"1. Price. Ten dollars.\n")]}
     assert client.post(reverse("matter-upload", args=[matter.pk]), upload).status_code == 403
     _unchanged(matter, doc)
 
@@ -242,7 +243,7 @@ def test_upload_of_a_real_agreement_indexes_it_and_is_audited(
     client.force_login(owner)
     upload = SimpleUploadedFile(BIOAMBER, demo_bytes(BIOAMBER), content_type="text/plain")
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("matter-upload", args=[matter.pk]), {"files": [upload]})
+        response = client.post(reverse("matter-upload", args=[matter.pk]), {"documents": [upload]})
     assert response.status_code == 302
     doc = Document.objects.get(matter=matter)
     assert doc.status == "indexed" and doc.node_count > 50
@@ -271,7 +272,7 @@ def test_upload_of_several_files_refuses_the_bad_ones_with_reasons_and_keeps_the
     ]
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            reverse("matter-upload", args=[matter.pk]), {"files": files}, follow=True
+            reverse("matter-upload", args=[matter.pk]), {"documents": files}, follow=True
         )
     page = text_of(response)
     assert "Added “good.txt” as D" in page
@@ -292,7 +293,7 @@ def test_upload_refuses_nothing_chosen_and_too_many_files_saving_nothing(
     nothing = text_of(client.post(url, {}, follow=True))
     assert "Choose at least one file to upload." in nothing
     many = [SimpleUploadedFile(f"{i}.txt", f"1. Term. {i}.\n".encode()) for i in range(21)]
-    too_many = text_of(client.post(url, {"files": many}, follow=True))
+    too_many = text_of(client.post(url, {"documents": many}, follow=True))
     assert "Upload at most 20 files at a time; 21 were chosen." in too_many
     assert not Document.objects.exists() and not stored_files(settings)
     assert not AuditEvent.objects.exists()
@@ -303,7 +304,7 @@ def test_uploading_the_same_file_again_adds_nothing(client, matter, owner) -> No
     client.force_login(owner)
     again = SimpleUploadedFile("copy.txt", b"1. Term. One year.\n")
     page = text_of(
-        client.post(reverse("matter-upload", args=[matter.pk]), {"files": [again]}, follow=True)
+        client.post(reverse("matter-upload", args=[matter.pk]), {"documents": [again]}, follow=True)
     )
     assert f"“copy.txt” is already in this matter as {doc.key}" in page
     assert Document.objects.count() == 1 and not AuditEvent.objects.exists()
@@ -543,3 +544,22 @@ def test_node_fragment_returns_the_verbatim_provision_with_the_quote_highlighted
     # Without htmx it is a page of its own, with the provision's text in full.
     page = text_of(client.get(url))
     assert "<html" in page and node.text[:60].replace("'", "&#x27;") in page
+
+
+def test_reader_escapes_attribute_values_taken_from_documents() -> None:
+    # Titles and node ids come from documents too: a quote must not end the attribute.
+    hostile = '"><script>alert(1)</script><a x="'
+    html = _render(
+        "See Section 9 and Term.",
+        [
+            Span(4, 13, "xref-doc", href=f"/documents/1/#{hostile}", title=hostile),
+            Span(18, 22, "term", href=f"#{hostile}", term_id=7),
+        ],
+    )
+    assert "<script>" not in html and '"><' not in html
+    assert "&quot;&gt;&lt;script&gt;" in html
+    assert html.count("<a ") == 2 and html.count("</a>") == 2
+    # The quotation marks around a quotation are not part of it.
+    assert highlight('<b>"Net" & co</b>', '"Net" & co')[0] == (
+        "&lt;b&gt;&quot;<mark>Net&quot; &amp; co</mark>&lt;/b&gt;"
+    )
