@@ -100,3 +100,101 @@ class Evidence(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.rank} {self.document_id}:{self.start}-{self.end}"
+
+
+# --- precedent research (matters of kind "research") ----------------------------------------
+
+
+class ResearchRun(models.Model):
+    """How a research question was handled: its route (and why), the proposition and the side
+    the user argues, and the totals of its visible trace (``ResearchStep`` rows)."""
+
+    class Route(models.TextChoices):
+        SIMPLE = "simple", "Simple (a lookup)"
+        CLARIFY = "clarify", "Clarify (ask back)"
+        DEEP = "deep", "Deep (a research brief)"
+
+    query = models.OneToOneField(Query, on_delete=models.CASCADE, related_name="research")
+    route = models.CharField(max_length=10, choices=Route.choices)
+    route_reason = models.TextField(blank=True)
+    routed_by = models.CharField(max_length=100, blank=True)  # "rules" or the model
+    answer_kind = models.CharField(max_length=20, blank=True)  # listing | lookup | brief | clarify
+    options = models.JSONField(default=list, blank=True)  # clarify: concrete options offered
+    proposition = models.TextField(blank=True)  # what the user wants supported
+    side = models.CharField(max_length=40, blank=True)  # "accused", "state", "appellant" …
+    # Citations and quotes the validator removed from the answer, with the reason for each.
+    removed = models.JSONField(default=list, blank=True)
+    total_ms = models.PositiveIntegerField(default=0)
+    dollars = models.DecimalField(max_digits=14, decimal_places=8, default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.route}: {self.query}"
+
+
+class ResearchStep(models.Model):
+    """One step of a research run (route, plan, expand, supporting search, adverse search,
+    select, analyse, synthesise, validate; or listing, retrieve, answer for a lookup), with what
+    went in, what came out, how long it took and what its LLM calls cost."""
+
+    class Status(models.TextChoices):
+        OK = "ok", "OK"
+        FALLBACK = "fallback", "Fell back to the offline path"
+        SKIPPED = "skipped", "Skipped"
+        ERROR = "error", "Error"
+
+    run = models.ForeignKey(ResearchRun, on_delete=models.CASCADE, related_name="steps")
+    order = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=30)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OK)
+    inputs = models.JSONField(default=dict, blank=True)
+    outputs = models.JSONField(default=dict, blank=True)
+    note = models.TextField(blank=True)
+    ms = models.PositiveIntegerField(default=0)
+    llm_calls = models.JSONField(default=list, blank=True)  # LLMCall ids made in this step
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    dollars = models.DecimalField(max_digits=14, decimal_places=8, default=0)
+
+    class Meta:
+        ordering = ["run_id", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "order"], name="research_step_unique_order")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.order}. {self.name}"
+
+
+class ResearchEvidence(models.Model):
+    """A passage of a judgment put before the answer, in its bucket relative to the user's
+    proposition, with the parent chunk around it and why it sits in that bucket."""
+
+    class Bucket(models.TextChoices):
+        SUPPORTING = "supporting", "Supporting"
+        ADVERSE = "adverse", "Adverse"
+        NEUTRAL = "neutral", "Neutral"
+
+    run = models.ForeignKey(ResearchRun, on_delete=models.CASCADE, related_name="evidence")
+    bucket = models.CharField(max_length=12, choices=Bucket.choices)
+    rank = models.PositiveIntegerField()  # order within the bucket
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+    node = models.ForeignKey(
+        Node, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    start = models.PositiveIntegerField()  # the child chunk (retrieval passage)
+    end = models.PositiveIntegerField()
+    parent_start = models.PositiveIntegerField()  # the parent chunk around it
+    parent_end = models.PositiveIntegerField()
+    parent_label = models.CharField(max_length=40, blank=True)  # "¶¶12–15"
+    score = models.FloatField(default=0)
+    found_by = models.CharField(max_length=20, blank=True)  # support | adverse | both | listing
+    stance_source = models.CharField(max_length=20, blank=True)  # outcome | treatment | claude
+    reason = models.TextField(blank=True)
+    quote = models.TextField(blank=True)  # the words the stance rests on, verbatim
+
+    class Meta:
+        ordering = ["run_id", "bucket", "rank"]
+
+    def __str__(self) -> str:
+        return f"{self.bucket} #{self.rank} D{self.document_id}:{self.start}-{self.end}"

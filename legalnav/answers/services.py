@@ -148,6 +148,11 @@ def query_answer(*, query_id: int) -> Query | None:
     query = _claim(query_id)
     if query is None:
         return Query.objects.filter(pk=query_id).first()
+    if query.matter.kind == Matter.Kind.RESEARCH:
+        # A matter of judgments: routed precedent research (legalnav.answers.research).
+        from legalnav.answers.research.pipeline import research_answer
+
+        return research_answer(query=query)
     started = time.perf_counter()
     provider = get_provider()
     try:

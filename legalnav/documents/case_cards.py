@@ -87,6 +87,8 @@ def case_card_build(*, document: Document) -> CaseCard | None:
         respondents=data.respondents,
         appellant_role=data.appellant_role,
         respondent_role=data.respondent_role,
+        appellant_label=data.appellant_label,
+        respondent_label=data.respondent_label,
         proceeding=data.proceeding[:60],
         criminal=data.criminal,
         outcome=data.outcome,
@@ -111,7 +113,11 @@ def case_card_build(*, document: Document) -> CaseCard | None:
             update["kind"] = Document.Kind.JUDGMENT
         if document.guess_metadata and data.case_name:
             update["title"] = data.case_name[:300]
-        if document.effective_date is None and data.decided is not None:
+        # The decision date is the judgment's date (a date parsed from the text may be any
+        # date it mentions) unless the uploader gave one.
+        if data.decided is not None and (
+            document.effective_date is None or document.guess_metadata
+        ):
             update["effective_date"] = data.decided
         if update:
             Document.objects.filter(pk=document.pk).update(**update)

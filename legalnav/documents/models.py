@@ -240,6 +240,9 @@ class CaseCard(models.Model):
     respondents = models.JSONField(default=list, blank=True)
     appellant_role = models.CharField(max_length=20, blank=True)  # "state" | "private"
     respondent_role = models.CharField(max_length=20, blank=True)
+    # What the judgment calls each side ("accused", "tenant", "workman", "bank" …).
+    appellant_label = models.CharField(max_length=20, blank=True)
+    respondent_label = models.CharField(max_length=20, blank=True)
     proceeding = models.CharField(max_length=60, blank=True)  # "criminal appeal", "writ petition"
     criminal = models.BooleanField(default=False)
     outcome = models.CharField(

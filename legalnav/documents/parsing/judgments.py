@@ -255,7 +255,7 @@ TREATMENT_CUES: list[tuple[str, str, re.Pattern[str]]] = [
         "no longer good law",
         re.compile(
             r"\bno\s+longer\s+(?:good|the)\s+law\b|\bnot\s+(?:good|correct)\s+law\b|\bper\s+incuriam\b|"
-            r"\b(?:wrongly|incorrectly)\s+decided\b|\bdoes\s+not\s+lay\s+down\s+(?:the\s+)?(?:correct|good)\s+law\b|"
+            r"\b(?:wrongly|incorrectly|not\s+correctly|erroneously)\s+decided\b|\bdoes\s+not\s+lay\s+down\s+(?:the\s+)?(?:correct|good)\s+law\b|"
             r"\bis\s+(?:incorrect|erroneous|wrong)\s+(?:insofar|in\s+so\s+far|to\s+the\s+extent)\b|\babrogat(?:e|ed|es)\b",
             re.I,
         ),
@@ -504,6 +504,9 @@ class CaseCardData:
     respondents: list[str] = field(default_factory=list)
     appellant_role: str = ""  # "state" | "private" | ""
     respondent_role: str = ""
+    # What the text calls each side ("accused", "tenant", "workman", "bank" …), see party_labels.
+    appellant_label: str = ""
+    respondent_label: str = ""
     proceeding: str = ""  # "criminal appeal", "civil appeal", "writ petition", …
     criminal: bool = False
     outcome: str = "unknown"  # one of OUTCOMES
@@ -561,6 +564,9 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
     card.appellant_role = party_role(card.appellants)
     card.respondent_role = party_role(card.respondents)
     card.proceeding, card.criminal = _proceeding(card.case_number, text)
+    card.appellant_label, card.respondent_label = party_labels(
+        text, criminal=card.criminal, appellant_role=card.appellant_role
+    )
 
     card.outcome, card.outcome_text, out_at = closing_outcome(text)
     owner = paragraph_at(paras, out_at) if out_at >= 0 else None
@@ -633,6 +639,85 @@ def party_role(parties: list[str]) -> str:
     if not parties:
         return ""
     return "state" if STATE_PARTY.search(parties[0]) else "private"
+
+
+# What a judgment calls the parties: "the appellant-accused", "respondent/tenant", "the
+# accused-appellants", "the respondent Bank". Each label maps to a side a user may argue for.
+PARTY_LABELS = {
+    "accused": "accused",
+    "convict": "accused",
+    "state": "state",
+    "prosecution": "state",
+    "company": "company",
+    "bank": "bank",
+    "corporation": "corporation",
+    "management": "employer",
+    "employer": "employer",
+    "employee": "employee",
+    "workman": "employee",
+    "workmen": "employee",
+    "tenant": "tenant",
+    "landlord": "landlord",
+    "landlady": "landlord",
+    "assessee": "assessee",
+    "revenue": "revenue",
+    "detenu": "detenu",
+    "complainant": "complainant",
+    "plaintiff": "plaintiff",
+    "defendant": "defendant",
+    "insurer": "insurer",
+    "claimant": "claimant",
+    "husband": "husband",
+    "wife": "wife",
+    "owner": "owner",
+    "purchaser": "purchaser",
+    "vendor": "vendor",
+    "union": "union",
+}
+_LABEL_WORDS = (
+    r"accused|convicts?|state|prosecution|company|bank|corporation|management|employers?|"
+    r"employees?|workm[ae]n|tenants?|landlords?|landlady|assessees?|revenue|detenus?|"
+    r"complainants?|plaintiffs?|defendants?|insurers?|claimants?|husband|wife|owners?|"
+    r"purchasers?|vendors?|union"
+)
+_ROLE_WORDS = r"appellants?|respondents?|petitioners?|applicants?"
+_ROLE_THEN_LABEL = re.compile(rf"\b({_ROLE_WORDS})[-/ ]({_LABEL_WORDS})\b", re.I)
+_LABEL_THEN_ROLE = re.compile(rf"\b({_LABEL_WORDS})[-/ ]({_ROLE_WORDS})\b", re.I)
+
+
+def _label(word: str) -> str:
+    w = word.lower()
+    if w not in PARTY_LABELS and w.endswith("s") and w[:-1] in PARTY_LABELS:
+        w = w[:-1]
+    return PARTY_LABELS.get(w, "")
+
+
+def party_labels(text: str, *, criminal: bool = False, appellant_role: str = "") -> tuple[str, str]:
+    """(appellant label, respondent label): what the judgment mostly calls each side, from
+    compounds such as "appellant-accused" or "tenant/respondent"; in a criminal case without
+    such words, the private side is the accused and the public side the state."""
+    counts: dict[str, dict[str, int]] = {"appellant": {}, "respondent": {}}
+    for rx, role_group, label_group in ((_ROLE_THEN_LABEL, 1, 2), (_LABEL_THEN_ROLE, 2, 1)):
+        for m in rx.finditer(text):
+            role = m.group(role_group).lower()
+            side = "respondent" if role.startswith("respondent") else "appellant"
+            label = _label(m.group(label_group))
+            if label:
+                counts[side][label] = counts[side].get(label, 0) + 1
+    out = []
+    for side in ("appellant", "respondent"):
+        found = sorted(counts[side].items(), key=lambda kv: (-kv[1], kv[0]))
+        out.append(found[0][0] if found else "")
+    appellant, respondent = out
+    if appellant and appellant == respondent:  # "respondent-accused" in a co-accused's appeal
+        respondent = "" if appellant == "accused" else respondent
+    if criminal and appellant_role:
+        default_appellant, default_respondent = (
+            ("state", "accused") if appellant_role == "state" else ("accused", "state")
+        )
+        appellant = appellant or (default_appellant if respondent != default_appellant else "")
+        respondent = respondent or (default_respondent if appellant != default_respondent else "")
+    return appellant, respondent
 
 
 def _judges(raw: str) -> list[str]:
@@ -711,7 +796,7 @@ def _proceeding(case_number: str, text: str) -> tuple[str, bool]:
     cn = case_number.lower()
     head = text[:20000]
     criminal = bool(
-        re.search(r"\bcr(?:l|iminal)?\.?\s*(?:a|appeal|m\.?p|misc)|\bcriminal\b", cn)
+        re.search(r"\bcr(?:l|iminal)?\b|\bcriminal\b", cn)
         or len(
             re.findall(
                 r"\b(?:accused|prosecution|conviction|convicted|acquittal|I\.?P\.?C|Penal Code|Cr\.?P\.?C)\b",
@@ -1044,7 +1129,7 @@ def cases_cited(text: str, paras: list[Paragraph] | None = None) -> list[CitedCa
             continue
         reports = list(_REPORT.finditer(sentence))
         names = [m for m in _CASE_NAME.finditer(sentence)]
-        entries: list[tuple[str, str]] = []
+        entries: list[tuple[str, str, tuple[int, int]]] = []
         for nm in names:
             name = _clean_name(nm.group(1), nm.group(2))
             if not name or len(name) < 8:
@@ -1060,16 +1145,17 @@ def cases_cited(text: str, paras: list[Paragraph] | None = None) -> list[CitedCa
                 re.I,
             ):
                 continue
-            entries.append((name, citation))
+            entries.append((name, citation, (nm.start(), nm.end())))
         if not names:
             for rep in reports:
-                entries.append(("", " ".join(rep.group(0).split())))
+                entries.append(("", " ".join(rep.group(0).split()), (rep.start(), rep.end())))
         if not entries:
             continue
-        treatment = treatment_of(sentence)
         p = paragraph_at(paras, a)
         number = p.number if p else 0
-        for name, citation in entries:
+        spans = [span for _, _, span in entries]
+        for i, (name, citation, _span) in enumerate(entries):
+            treatment = _treatment_for(sentence, spans, i)
             key = _case_key(name) or by_citation.get(citation.lower(), citation.lower())
             if not key:
                 continue
@@ -1091,6 +1177,35 @@ def cases_cited(text: str, paras: list[Paragraph] | None = None) -> list[CitedCa
                 item.treatment, item.cue = treatment.polarity, treatment.cue
                 item.sentence = " ".join(sentence.split())[:500]
     return list(out.values())
+
+
+# Where the words between two cited cases divide: what comes before belongs to the first case
+# ("X … must be held to be not correctly decided"), what comes after to the second ("and we
+# affirm the law laid down in Y").
+_CLAUSE_BREAK = re.compile(
+    r";|,?\s+(?:and|but|while|whereas)\s+(?=we\b|this\s+court\b|the\s+court\b|i\b)|\.\s", re.I
+)
+
+
+def _treatment_for(sentence: str, spans: list[tuple[int, int]], i: int) -> Treatment:
+    """The treatment words that apply to the i-th case cited in a sentence: with one case, the
+    whole sentence; with several, the words between it and its neighbours, split at the clause
+    break between two cases (its own words after it first, then the words leading up to it)."""
+    if len(spans) == 1:
+        return treatment_of(sentence)
+    start, end = spans[i]
+    prev_end = spans[i - 1][1] if i > 0 else 0
+    next_start = spans[i + 1][0] if i + 1 < len(spans) else len(sentence)
+    tail = sentence[end:next_start]
+    if i + 1 < len(spans):
+        cut = _CLAUSE_BREAK.search(tail)
+        tail = tail[: cut.start()] if cut else tail
+    lead = sentence[prev_end:start]
+    if i > 0:
+        breaks = list(_CLAUSE_BREAK.finditer(lead))
+        lead = lead[breaks[-1].end() :] if breaks else ""
+    found = treatment_of(tail)
+    return found if found.known else treatment_of(lead)
 
 
 _KEY_DROP = re.compile(

@@ -1,0 +1,81 @@
+"""Ask a research question of a matter of judgments: manage.py research --matter 1 "question".
+
+Prints the route and why, the answer, the evidence in its supporting, adverse and neutral
+buckets, what validation removed, and the trace (each step with its time and cost); --json
+writes all of it as one object.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from legalnav.answers.models import Query
+from legalnav.answers.research.selectors import research_report
+from legalnav.answers.services import QueryRejected, query_answer, query_create
+from legalnav.matters.models import Matter
+
+
+class Command(BaseCommand):
+    help = "Research a question over a matter of judgments (offline unless ANTHROPIC_API_KEY)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("question")
+        parser.add_argument("--matter", required=True, help="Matter id or exact name.")
+        parser.add_argument("--json", action="store_true")
+
+    def handle(self, *args: object, **opts: object) -> None:
+        ref = str(opts["matter"])
+        matter = (
+            Matter.objects.filter(pk=int(ref)).first()
+            if ref.isdigit()
+            else Matter.objects.filter(name=ref).first()
+        )
+        if matter is None:
+            raise CommandError(f"No matter “{ref}”.")
+        if matter.kind != Matter.Kind.RESEARCH:
+            raise CommandError(
+                f"“{matter.name}” is not a research matter; use manage.py ask for its documents."
+            )
+        try:
+            query = query_create(
+                matter=matter, user=None, question=str(opts["question"]), enqueue=False
+            )
+        except QueryRejected as exc:
+            raise CommandError(str(exc)) from exc
+        query = query_answer(query_id=query.pk)
+        assert query is not None
+        if query.status != Query.Status.ANSWERED:
+            raise CommandError(f"The question could not be answered: {query.error_message}")
+        report = research_report(query=query)
+        if opts["json"]:
+            self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False, default=str))
+            return
+        self.stdout.write(
+            f"Route: {report['route']} — {report['route_reason']} ({report['routed_by']})"
+        )
+        self.stdout.write("")
+        self.stdout.write(report["answer"])
+        self.stdout.write("")
+        for bucket in ("supporting", "adverse", "neutral"):
+            rows = report["evidence"][bucket]
+            if rows:
+                self.stdout.write(f"{bucket.capitalize()} evidence:")
+                for row in rows:
+                    self.stdout.write(
+                        f"  [{row['document']}:{row['node']}] {row['case']} {row['parent']} — {row['reason']}"
+                    )
+        for removed in report["removed"]:
+            self.stdout.write(
+                f"REMOVED {removed['citation']} {removed['problem']}: {removed['quotes']}"
+            )
+        self.stdout.write("")
+        self.stdout.write("Trace:")
+        for step in report["trace"]:
+            cost = f", ${float(step['dollars']):.6f}" if step["llm_calls"] else ""
+            note = f" — {step['note']}" if step["note"] else ""
+            self.stdout.write(
+                f"  {step['order']}. {step['name']} [{step['status']}] {step['ms']} ms{cost}{note}"
+            )
+        self.stdout.write(f"Total {report['total_ms']} ms, ${float(report['dollars']):.6f}")

@@ -1,0 +1,639 @@
+"""The deep route: plan → expand → supporting search → adverse search → select → analyse →
+synthesise → validate, each step a trace row. The adverse search runs on every deep query, and
+selection gives the adverse bucket its own quota so adverse authority is never crowded out."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from legalnav.answers.models import Query, ResearchStep
+from legalnav.answers.research import offline_brief
+from legalnav.answers.research.context import (
+    ADVERSE_POOL,
+    BRIEF_MAX_TOKENS,
+    CANDIDATE_DEPTH,
+    MAX_NEUTRAL,
+    MAX_PER_BUCKET,
+    MAX_PER_DOC,
+    PLAN_MAX_TOKENS,
+    STANCE_MAX_TOKENS,
+    MatterView,
+    Piece,
+    Result,
+    StepRecord,
+    Trace,
+    clean_quote,
+    header_piece,
+    outcome_piece,
+    piece_at,
+    search_mode,
+    validate_result,
+)
+from legalnav.answers.research.router import Route
+from legalnav.answers.research.search import JudgmentHit
+from legalnav.answers.research.stance import (
+    ADVERSE,
+    NEUTRAL,
+    SUPPORTING,
+    Side,
+    Stance,
+    judgment_stance,
+    treatment_stance,
+    user_side,
+)
+from legalnav.llm import prompts
+from legalnav.llm.providers import LLMError, OfflineProvider
+from legalnav.retrieval.engine import rrf
+
+_REQUEST = re.compile(
+    r"\b(?:find|give me|prepare|draft|build|advise|set out|include|identify|assess|compare|"
+    r"tell us|list|cite|citing|what|which|how)\b[^.?!]*(?:precedents?|authorit(?:y|ies)|cases?|"
+    r"case law|research note|brief|risk|strategy|arguments?|both sides|for and against|against us|"
+    r"outcome)[^.?!]*[.?!]?",
+    re.I,
+)
+_PROPOSITION = re.compile(
+    r"\b(?:argument that|arguing that|argue that|argues that|proposition that|position that|authority (?:for|that)|"
+    r"supporting (?:the view|an argument|the argument) that|whether)\s+(.+?)(?:[,;]\s*(?:and|with|including|citing)\b|[.?!]|$)",
+    re.I,
+)
+
+# A small legal thesaurus: words a question uses, and the words judgments use for the same
+# thing. Used by the offline expansion step.
+THESAURUS: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(r"\bdying declaration", re.I),
+        "dying declaration statement of deceased before death section 32 Evidence Act",
+    ),
+    (
+        re.compile(r"\bcheque", re.I),
+        "dishonour of cheque section 138 Negotiable Instruments Act legally enforceable debt",
+    ),
+    (
+        re.compile(r"\bbail\b", re.I),
+        "bail anticipatory bail section 438 439 Code of Criminal Procedure",
+    ),
+    (
+        re.compile(r"\bevict", re.I),
+        "eviction tenant landlord bona fide requirement Rent Control Act",
+    ),
+    (
+        re.compile(r"\bdowry", re.I),
+        "dowry death section 304B cruelty section 498A Indian Penal Code",
+    ),
+    (
+        re.compile(r"\bcircumstantial", re.I),
+        "circumstantial evidence chain of circumstances complete last seen together",
+    ),
+    (
+        re.compile(r"\b(?:departmental|disciplinary) (?:inquiry|enquiry|proceedings)", re.I),
+        "disciplinary proceedings enquiry officer report natural justice reasonable opportunity",
+    ),
+    (
+        re.compile(r"\bdetention\b", re.I),
+        "preventive detention detenu representation delay Article 22",
+    ),
+    (
+        re.compile(r"\bacquittal", re.I),
+        "appeal against acquittal reversal of acquittal two views possible",
+    ),
+    (
+        re.compile(r"\bconfession", re.I),
+        "confession confessional statement section 25 24 Evidence Act police officer",
+    ),
+    (
+        re.compile(r"\bmurder\b|\b302\b", re.I),
+        "murder section 302 Indian Penal Code culpable homicide",
+    ),
+    (re.compile(r"\bfirearm|\barms\b", re.I), "Arms Act licence firearm possession"),
+    (re.compile(r"\bissue estoppel", re.I), "issue estoppel res judicata previous acquittal"),
+    (
+        re.compile(
+            r"\bdismiss(?:ed|al) (?:from service|employee|officer)|\bdismissed\b.*\b(?:employee|officer|workman)",
+            re.I,
+        ),
+        "dismissal from service misconduct",
+    ),
+    (re.compile(r"\brefund\b", re.I), "refund of tax illegally collected writ Article 226"),
+]
+_ADVERSE_WORDS = {
+    "accused": "conviction upheld appeal dismissed guilt proved beyond reasonable doubt",
+    "state": "acquittal upheld benefit of doubt appeal dismissed prosecution failed",
+    "employee": "dismissal upheld misconduct proved no prejudice",
+    "employer": "dismissal set aside reinstatement back wages violation of natural justice",
+    "tenant": "eviction ordered bona fide requirement proved",
+    "landlord": "eviction refused tenant protected",
+    "assessee": "tax payable demand upheld",
+    "revenue": "refund ordered demand quashed",
+}
+
+
+@dataclass(slots=True)
+class Plan:
+    proposition: str
+    side: Side
+    issues: list[str]
+    queries: list[str]
+    adverse_queries: list[str]
+    by: str = "rules"
+
+
+def _plan_offline(question: str, route: Route) -> Plan:
+    side = user_side(question)
+    if not side.known and route.side:
+        side = Side(route.side, "router")
+    proposition = route.proposition
+    if not proposition:
+        m = _PROPOSITION.search(question)
+        proposition = m.group(1).strip() if m else _REQUEST.sub(" ", question).strip() or question
+    proposition = " ".join(proposition.split())
+    issues = sorted(
+        {
+            m.group(0)
+            for m in re.finditer(
+                r"\b(?:section|s\.|article)\s*\d+[A-Z]?\b[^,.;]{0,40}?(?:Act|Code|IPC)?",
+                question,
+                re.I,
+            )
+        }
+    )
+    adverse = _ADVERSE_WORDS.get(side.role, "appeal dismissed contention rejected")
+    return Plan(
+        proposition=proposition,
+        side=side,
+        issues=issues[:4],
+        queries=[question] + ([proposition] if proposition != question else []),
+        adverse_queries=[f"{proposition} {adverse}"],
+    )
+
+
+def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provider: Any) -> Result:  # noqa: ANN401
+    question = query.question
+    # 1. plan
+    with trace.step("plan", question=question, by="claude" if provider else "rules") as rec:
+        plan = _plan_offline(question, route)
+        if provider is not None:
+            plan = _plan_claude(rec, query, plan, provider)
+        rec.outputs = {
+            "proposition": plan.proposition,
+            "side": plan.side.role,
+            "side_from": plan.side.evidence,
+            "issues": plan.issues,
+            "queries": plan.queries,
+            "adverse_queries": plan.adverse_queries,
+        }
+    # 2. expand
+    with trace.step("expand", queries=plan.queries) as rec:
+        added = [words for rx, words in THESAURUS if rx.search(question)]
+        queries = list(plan.queries)
+        if added:
+            queries.append(f"{plan.proposition} {' '.join(added)}")
+        rec.outputs = {"thesaurus": added, "queries": queries}
+    mode = search_mode(m)
+    # 3. supporting search
+    with trace.step("support_search", queries=queries, mode=mode, depth=CANDIDATE_DEPTH) as rec:
+        main = _fused_judgments(m, queries, mode, ADVERSE_POOL)
+        floor = relevant(main)
+        rec.outputs = {
+            "judgments": [
+                {
+                    "document": m.documents[h.doc].key,
+                    "case": m.name(h.doc),
+                    "score": round(h.score, 5),
+                    "best": {k: round(v, 4) for k, v in h.best.items()},
+                    "relevant": h.doc in floor,
+                }
+                for h in main[:CANDIDATE_DEPTH]
+            ]
+        }
+    # 4. adverse search: always run on a deep query
+    with trace.step("adverse_search", queries=plan.adverse_queries, side=plan.side.role) as rec:
+        by_query = _fused_judgments(m, plan.adverse_queries, mode, CANDIDATE_DEPTH)
+        screened = [
+            h
+            for h in main[:ADVERSE_POOL]
+            if judgment_stance(plan.side, m.facts(h.doc)).bucket == ADVERSE
+        ]
+        weakening = _weakening_citers(m, [h.doc for h in main[:CANDIDATE_DEPTH]])
+        rec.outputs = {
+            "by_adverse_query": [m.documents[h.doc].key for h in by_query[:15]],
+            "adverse_outcome_in_main_pool": [m.documents[h.doc].key for h in screened],
+            "treat_our_authority_adversely": [
+                {"citing": m.documents[c].key, "cited": m.documents[t].key, "cue": cue}
+                for c, t, cue in weakening
+            ],
+        }
+    # 5. select
+    with trace.step("select", per_bucket=MAX_PER_BUCKET, per_document=MAX_PER_DOC) as rec:
+        pieces = _select(m, plan, main, by_query, screened, weakening)
+        rec.outputs = _bucket_summary(m, pieces)
+    # 6. analyse
+    with trace.step("analyse", by="claude" if provider else "rules", passages=len(pieces)) as rec:
+        moves = (
+            _analyse_claude(rec, query, m, plan, pieces, provider) if provider is not None else []
+        )
+        rec.outputs = {"moves": moves, **_bucket_summary(m, pieces)}
+    # 7. synthesise
+    with trace.step("synthesise", by="claude" if provider else "offline") as rec:
+        text, answerer, context = _synthesise(query, m, plan, pieces, provider)
+        rec.outputs = {"answer_chars": len(text)}
+    # 8. validate
+    result = Result(text, answerer, "brief", pieces, context, plan.proposition, plan.side.role)
+    with trace.step("validate", citations=len(re.findall(r"\[D\d+:", text))) as rec:
+        validate_result(m, result)
+        rec.outputs = {"removed": result.removed, "validation": result.validation}
+    return result
+
+
+def _fused_judgments(m: MatterView, queries: list[str], mode: str, k: int) -> list[JudgmentHit]:
+    """Judgments for several queries at once: each query's judgment ranking fused by RRF."""
+    per_query = [m.search.judgments(q, mode=mode, k=k, per_doc=3) for q in queries if q.strip()]
+    if not per_query:
+        return []
+    fused = rrf([[h.doc for h in hits] for hits in per_query])
+    best: dict[int, JudgmentHit] = {}
+    for hits in per_query:
+        for h in hits:
+            best.setdefault(h.doc, h)
+    out = []
+    for d, score in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]:
+        hit = best[d]
+        out.append(JudgmentHit(d, score, hit.passages, hit.ranks, hit.best))
+    return out
+
+
+# A judgment is evidence only if it is close to the best match under at least one retriever:
+# its best passage scores at least this share of the top judgment's under BM25, or within this
+# cosine margin of the top judgment's under dense. In a large matter the candidate depth does
+# the same job; in a small one every judgment would otherwise be "relevant".
+RELEVANCE_BM25_SHARE = 0.5
+RELEVANCE_DENSE_MARGIN = 0.08
+
+
+def relevant(hits: list[JudgmentHit]) -> set[int]:
+    """The judgments among ``hits`` that pass the relevance floor."""
+    top: dict[str, float] = {}
+    for h in hits:
+        for name, score in h.best.items():
+            top[name] = max(top.get(name, float("-inf")), score)
+    keep = set()
+    for h in hits:
+        bm25 = h.best.get("bm25")
+        dense = h.best.get("dense")
+        if not h.best:
+            keep.add(h.doc)
+        elif (
+            bm25 is not None
+            and top.get("bm25", 0) > 0
+            and bm25 >= RELEVANCE_BM25_SHARE * top["bm25"]
+        ):
+            keep.add(h.doc)
+        elif dense is not None and dense >= top["dense"] - RELEVANCE_DENSE_MARGIN:
+            keep.add(h.doc)
+    return keep
+
+
+def _weakening_citers(m: MatterView, docs: list[int]) -> list[tuple[int, int, str]]:
+    """(citing judgment, cited judgment, cue) where a judgment of the matter treats one of
+    ``docs`` adversely (distinguished, overruled, not followed, doubted)."""
+    wanted = {m.documents[d].pk: d for d in docs}
+    out = []
+    for citing, card in m.cards.items():
+        for entry in card.cases_cited or []:
+            target = entry.get("document_id")
+            if target in wanted and entry.get("treatment") == ADVERSE:
+                out.append((citing, wanted[target], str(entry.get("cue") or "")))
+    return out
+
+
+def _select(
+    m: MatterView,
+    plan: Plan,
+    main: list[JudgmentHit],
+    by_query: list[JudgmentHit],
+    screened: list[JudgmentHit],
+    weakening: list[tuple[int, int, str]],
+) -> list[Piece]:
+    """Bucket the candidate judgments by their offline stance, with a quota per bucket and a
+    limit of passages per judgment; the adverse bucket has its own quota."""
+    stance_of: dict[int, Stance] = {}
+    found_by: dict[int, set[str]] = {}
+    hits: dict[int, JudgmentHit] = {}
+    order: list[int] = []
+    # Every candidate must be on the issue: relevant to the main search. The adverse query
+    # does not widen the pool (its lexical cues, "appeal dismissed", match any judgment); it
+    # orders the adverse bucket, and the main pool is screened for adverse outcomes.
+    keep = relevant(main[:ADVERSE_POOL])
+    adverse_rank = {h.doc: i for i, h in enumerate(by_query)}
+    for source, hs in (
+        ("adverse", sorted(by_query[:15], key=lambda h: adverse_rank[h.doc])),
+        ("support", main[:CANDIDATE_DEPTH]),
+        ("adverse", screened),
+    ):
+        for h in hs:
+            if h.doc not in keep:
+                continue
+            found_by.setdefault(h.doc, set()).add(source)
+            if h.doc not in hits:
+                hits[h.doc] = h
+                order.append(h.doc)
+    weakened = {t: (c, cue) for c, t, cue in weakening}
+    for d in order:
+        stance = judgment_stance(plan.side, m.facts(d))
+        if d in weakened and stance.bucket == SUPPORTING:
+            c, cue = weakened[d]
+            stance = Stance(
+                ADVERSE, "treatment", f"{stance.reason}; but {m.name(c)} {cue} it", stance.quote
+            )
+        stance_of[d] = stance
+    for c, _t, _cue in weakening:  # the judgment that weakened our authority is itself relevant
+        if c not in hits:
+            stance_of[c] = Stance(ADVERSE, "treatment", f"treats {m.name(_t)} adversely ({_cue})")
+            found_by.setdefault(c, set()).add("adverse")
+            order.append(c)
+    buckets: dict[str, list[int]] = {SUPPORTING: [], ADVERSE: [], NEUTRAL: []}
+    limits = {SUPPORTING: MAX_PER_BUCKET, ADVERSE: MAX_PER_BUCKET, NEUTRAL: MAX_NEUTRAL}
+    main_rank = {h.doc: i for i, h in enumerate(main)}
+    for d in sorted(order, key=lambda d: main_rank.get(d, len(main))):
+        b = stance_of[d].bucket
+        if b == ADVERSE:
+            continue  # filled below, in the adverse search's order
+        if len(buckets[b]) < limits[b]:
+            buckets[b].append(d)
+    for d in sorted(
+        order, key=lambda d: (adverse_rank.get(d, len(by_query)), main_rank.get(d, len(main)))
+    ):
+        if stance_of[d].bucket == ADVERSE and len(buckets[ADVERSE]) < limits[ADVERSE]:
+            buckets[ADVERSE].append(d)
+    pieces: list[Piece] = []
+    for bucket, docs in buckets.items():
+        for d in docs:
+            chosen: list[Piece] = []
+            hit = hits.get(d)
+            how = (
+                "both" if len(found_by.get(d, ())) > 1 else next(iter(found_by.get(d, {"adverse"})))
+            )
+            for ph in (hit.passages if hit else [])[:MAX_PER_DOC]:
+                chosen.append(piece_at(m, ph, how))
+            if stance_of[d].source == "outcome":
+                out = outcome_piece(m, d)
+                if out is not None and all(out.row != c.row for c in chosen):
+                    if len(chosen) >= MAX_PER_DOC:
+                        chosen = chosen[: MAX_PER_DOC - 1]
+                    out.found_by = how
+                    chosen.append(out)
+            if not chosen:
+                header = header_piece(m, d)
+                if header is not None:
+                    chosen.append(header)
+            for p in chosen:
+                p.bucket, p.stance = bucket, stance_of[d]
+                text = m.documents[d].text[p.start : p.end]
+                t = treatment_stance(text)
+                if t.known and p.stance.source != "treatment":
+                    p.stance = Stance(
+                        p.stance.bucket,
+                        p.stance.source,
+                        f"{p.stance.reason}; the passage treats a decision it cites as ‘{t.cue}’",
+                        p.stance.quote,
+                    )
+            pieces.extend(chosen)
+    return pieces
+
+
+def _bucket_summary(m: MatterView, pieces: list[Piece]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for b in (SUPPORTING, ADVERSE, NEUTRAL):
+        out[b] = [
+            {
+                "document": p.key(m),
+                "node": p.node_id(m),
+                "case": m.name(p.doc),
+                "why": p.stance.reason if p.stance else "",
+                "source": p.stance.source if p.stance else "",
+            }
+            for p in pieces
+            if p.bucket == b
+        ]
+    return out
+
+
+def _plan_claude(rec: StepRecord, query: Query, plan: Plan, provider: Any) -> Plan:  # noqa: ANN401
+    prompt = prompts.research_plan_prompt(question=query.question)
+    try:
+        completion = provider.complete(
+            system=prompt.system,
+            messages=prompt.messages,
+            max_tokens=PLAN_MAX_TOKENS,
+            purpose="research_plan",
+            matter_id=query.matter_id,
+            query_id=query.pk,
+        )
+    except LLMError as exc:
+        rec.status, rec.note = ResearchStep.Status.FALLBACK, f"{exc}; the offline plan is used"
+        return plan
+    data = prompts.parse_json_object(completion.text)
+    if not data or not isinstance(data.get("proposition"), str):
+        rec.status, rec.note = (
+            ResearchStep.Status.FALLBACK,
+            "unreadable plan reply; the offline plan is used",
+        )
+        return plan
+
+    def strings(key: str, most: int) -> list[str]:
+        value = data.get(key)
+        return (
+            [str(v)[:400] for v in value if isinstance(v, str) and v.strip()][:most]
+            if isinstance(value, list)
+            else []
+        )
+
+    side_role = str(data.get("side") or "")
+    side = Side(side_role, "claude") if side_role in prompts.RESEARCH_SIDES else plan.side
+    return Plan(
+        proposition=data["proposition"][:1000] or plan.proposition,
+        side=side if side.known else plan.side,
+        issues=strings("issues", 4) or plan.issues,
+        queries=[query.question] + strings("queries", 3),
+        adverse_queries=strings("adverse_queries", 2) or plan.adverse_queries,
+        by=completion.model,
+    )
+
+
+def _analyse_claude(
+    rec: StepRecord,
+    query: Query,
+    m: MatterView,
+    plan: Plan,
+    pieces: list[Piece],
+    provider: Any,  # noqa: ANN401
+) -> list[dict[str, str]]:
+    """One call classifies every selected passage and must quote the words it relies on; a
+    stance with a quote that is not verbatim in its passage is discarded. A judgment moves to
+    the bucket of its best-ranked passage with an accepted stance."""
+    if not pieces:
+        return []
+    passages = [
+        prompts.ResearchPassage(
+            evidence_id=f"E{i}",
+            doc_id=p.key(m),
+            node_id=p.node_id(m),
+            text=p.text,
+            case_name=m.name(p.doc),
+            decided=m.dated(p.doc),
+            outcome=m.outcome(p.doc),
+        )
+        for i, p in enumerate(pieces, 1)
+    ]
+    prompt = prompts.research_stance_prompt(
+        proposition=plan.proposition, side=plan.side.role, passages=passages
+    )
+    try:
+        completion = provider.complete(
+            system=prompt.system,
+            messages=prompt.messages,
+            max_tokens=STANCE_MAX_TOKENS,
+            purpose="research_stance",
+            matter_id=query.matter_id,
+            query_id=query.pk,
+        )
+    except LLMError as exc:
+        rec.status, rec.note = ResearchStep.Status.FALLBACK, f"{exc}; the offline stances stand"
+        return []
+    data = prompts.parse_json_object(completion.text) or {}
+    items = data.get("items") if isinstance(data.get("items"), list) else []
+    from legalnav.answers import citations
+
+    accepted: dict[int, tuple[str, str, str]] = {}  # piece index -> (stance, quote, reason)
+    rejected = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        ident = str(item.get("evidence") or "")
+        if not ident.startswith("E") or not ident[1:].isdigit():
+            continue
+        i = int(ident[1:]) - 1
+        if not 0 <= i < len(pieces):
+            continue
+        stance = str(item.get("stance") or "")
+        quote = str(item.get("quote") or "").strip()
+        reason = str(item.get("reason") or "")[:500]
+        if stance not in (SUPPORTING, ADVERSE, NEUTRAL):
+            continue
+        if stance != NEUTRAL:
+            source = citations.normalise(
+                m.documents[pieces[i].doc].text[pieces[i].start : pieces[i].end]
+            )
+            if not quote or citations.normalise(quote) not in source:
+                rejected.append(
+                    {
+                        "evidence": ident,
+                        "stance": stance,
+                        "quote": quote[:300],
+                        "why": "quote not verbatim in the passage",
+                    }
+                )
+                continue
+        accepted[i] = (stance, quote, reason)
+    moves = []
+    by_doc: dict[int, tuple[str, str, str]] = {}
+    for i in sorted(accepted):
+        by_doc.setdefault(pieces[i].doc, accepted[i])
+    for p in pieces:
+        if p.doc not in by_doc:
+            continue
+        stance, quote, reason = by_doc[p.doc]
+        if stance != p.bucket:
+            moves.append({"document": p.key(m), "from": p.bucket, "to": stance, "reason": reason})
+        p.bucket = stance
+        p.stance = Stance(stance, "claude", reason, quote)
+    if rejected:
+        rec.note = f"{len(rejected)} stance(s) discarded: their quotes were not verbatim"
+        rec.outputs["rejected"] = rejected
+    # Keep one move per judgment in the report.
+    seen, unique = set(), []
+    for mv in moves:
+        if mv["document"] not in seen:
+            seen.add(mv["document"])
+            unique.append(mv)
+    return unique
+
+
+def _synthesise(
+    query: Query,
+    m: MatterView,
+    plan: Plan,
+    pieces: list[Piece],
+    provider: Any,  # noqa: ANN401
+) -> tuple[str, str, str]:
+    passages = [
+        prompts.ResearchPassage(
+            evidence_id=f"E{i}",
+            doc_id=p.key(m),
+            node_id=p.node_id(m),
+            text=p.text,
+            case_name=m.name(p.doc),
+            decided=m.dated(p.doc),
+            outcome=m.outcome(p.doc),
+            bucket=p.bucket,
+        )
+        for i, p in enumerate(pieces, 1)
+    ]
+    prompt = prompts.research_brief_prompt(
+        question=query.question,
+        proposition=plan.proposition,
+        side=plan.side.role,
+        passages=passages,
+    )
+    context = prompt.text()
+    if provider is None:
+        text = offline_brief.write(
+            proposition=plan.proposition,
+            side=plan.side.role,
+            items=[
+                offline_brief.Item(
+                    bucket=p.bucket,
+                    doc_key=p.key(m),
+                    node_id=p.node_id(m),
+                    case_name=m.name(p.doc),
+                    decided=m.dated(p.doc),
+                    outcome=m.outcome(p.doc),
+                    reason=p.stance.reason if p.stance else "",
+                    quote=_stance_quote(m, p),
+                    passage=p.text,
+                    flagged=bool(m.cards.get(p.doc) and m.cards[p.doc].judicial_treatment),
+                )
+                for p in pieces
+            ],
+            question=query.question,
+        )
+        OfflineProvider().record(
+            purpose="answer",
+            prompt_text=context,
+            output_text=text,
+            matter_id=query.matter_id,
+            query_id=query.pk,
+        )
+        return text, "offline", context
+    completion = provider.complete(
+        system=prompt.system,
+        messages=prompt.messages,
+        max_tokens=BRIEF_MAX_TOKENS,
+        purpose="answer",
+        matter_id=query.matter_id,
+        query_id=query.pk,
+    )
+    return completion.text.strip(), completion.model, context
+
+
+def _stance_quote(m: MatterView, p: Piece) -> str:
+    """The words to quote for a passage: the stance's own quote when it lies inside this
+    passage, else the passage's most telling sentence."""
+    from legalnav.answers import citations
+
+    if p.stance and p.stance.quote:
+        if citations.normalise(p.stance.quote) in citations.normalise(p.text):
+            return clean_quote(p.stance.quote)
+    return ""

@@ -1,0 +1,174 @@
+"""Measurements for precedent research: AILA 2019 prior-case retrieval, the offline stance
+classifier, and routing accuracy on the gold file. Used by ``manage.py research_eval``.
+
+Metrics follow trec_eval's definitions: average precision over all relevant documents (a
+relevant one never retrieved counts as precision 0), P@10, recall at 100 and the reciprocal rank
+of the first relevant document; each is averaged over the queries that have at least one
+relevant document.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GOLD_ROUTING = Path(__file__).resolve().parent / "gold" / "routing.jsonl"
+
+
+# --- retrieval metrics -------------------------------------------------------------------------
+
+
+def average_precision(ranking: list[str], relevant: set[str]) -> float:
+    if not relevant:
+        return 0.0
+    hits, total = 0, 0.0
+    for i, doc in enumerate(ranking, 1):
+        if doc in relevant:
+            hits += 1
+            total += hits / i
+    return total / len(relevant)
+
+
+def precision_at(ranking: list[str], relevant: set[str], k: int) -> float:
+    return sum(1 for d in ranking[:k] if d in relevant) / k
+
+
+def recall_at(ranking: list[str], relevant: set[str], k: int) -> float:
+    if not relevant:
+        return 0.0
+    return sum(1 for d in ranking[:k] if d in relevant) / len(relevant)
+
+
+def reciprocal_rank(ranking: list[str], relevant: set[str]) -> float:
+    for i, doc in enumerate(ranking, 1):
+        if doc in relevant:
+            return 1.0 / i
+    return 0.0
+
+
+def retrieval_metrics(
+    rankings: dict[str, list[str]], qrels: dict[str, set[str]]
+) -> dict[str, float | int]:
+    queries = [q for q in qrels if qrels[q]]
+    n = len(queries) or 1
+
+    def mean(fn: Callable[[list[str], set[str]], float]) -> float:
+        return round(sum(fn(rankings.get(q, []), qrels[q]) for q in queries) / n, 4)
+
+    return {
+        "queries": len(queries),
+        "relevant": sum(len(qrels[q]) for q in queries),
+        "MAP": mean(average_precision),
+        "P@10": mean(lambda r, rel: precision_at(r, rel, 10)),
+        "Recall@100": mean(lambda r, rel: recall_at(r, rel, 100)),
+        "MRR": mean(reciprocal_rank),
+    }
+
+
+# --- AILA 2019 --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class AilaDev:
+    queries: dict[str, str]
+    qrels: dict[str, set[str]]
+    casedocs: list[Path]
+
+
+def aila_dev(folder: Path) -> AilaDev:
+    """The dev queries (``ID||text``), the prior-case qrels (relevance > 0) and the case files."""
+    queries: dict[str, str] = {}
+    for line in (folder / "queries_dev.txt").read_text(encoding="utf-8").splitlines():
+        if "||" in line:
+            qid, text = line.split("||", 1)
+            queries[qid.strip()] = text.strip()
+    qrels: dict[str, set[str]] = {q: set() for q in queries}
+    for line in (folder / "qrels_priorcases_dev.txt").read_text(encoding="utf-8").splitlines():
+        parts = line.split()
+        if len(parts) == 4 and int(parts[3]) > 0:
+            qrels.setdefault(parts[0], set()).add(parts[2])
+    casedocs = sorted((folder / "casedocs").glob("C*.txt"), key=lambda p: int(p.stem[1:]))
+    return AilaDev(queries, qrels, casedocs)
+
+
+# --- stance ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class LabelScores:
+    n: int = 0
+    accuracy: float = 0.0
+    per_label: dict[str, dict[str, float]] = field(default_factory=dict)
+    macro_f1: float = 0.0
+    confusion: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "n": self.n,
+            "accuracy": self.accuracy,
+            "macro_f1": self.macro_f1,
+            "per_label": self.per_label,
+            "confusion": self.confusion,
+        }
+
+
+def label_scores(gold: list[str], predicted: list[str], labels: Iterable[str]) -> LabelScores:
+    labels = list(labels)
+    out = LabelScores(n=len(gold))
+    if not gold:
+        return out
+    out.accuracy = round(sum(g == p for g, p in zip(gold, predicted, strict=True)) / len(gold), 4)
+    f1s = []
+    for label in labels:
+        tp = sum(1 for g, p in zip(gold, predicted, strict=True) if g == label and p == label)
+        fp = sum(1 for g, p in zip(gold, predicted, strict=True) if g != label and p == label)
+        fn = sum(1 for g, p in zip(gold, predicted, strict=True) if g == label and p != label)
+        precision = tp / (tp + fp) if tp + fp else 0.0
+        recall = tp / (tp + fn) if tp + fn else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        out.per_label[label] = {
+            "precision": round(precision, 4),
+            "recall": round(recall, 4),
+            "f1": round(f1, 4),
+            "support": sum(1 for g in gold if g == label),
+        }
+        if any(g == label for g in gold):
+            f1s.append(f1)
+    out.macro_f1 = round(sum(f1s) / len(f1s), 4) if f1s else 0.0
+    out.confusion = {
+        g: {
+            p: sum(1 for a, b in zip(gold, predicted, strict=True) if a == g and b == p)
+            for p in labels
+        }
+        for g in labels
+    }
+    return out
+
+
+def overruling_rows(path: Path) -> list[tuple[str, str]]:
+    """(label "Yes"/"No", sentence) from LegalBench's overruling ``train.tsv``."""
+    import csv
+
+    with path.open(encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh, delimiter="\t")
+        return [(row["label"].strip(), row["text"]) for row in reader]
+
+
+def silver_rows(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def sample(rows: list, n: int, seed: int = 5) -> list:  # type: ignore[type-arg]
+    rng = random.Random(seed)
+    picked = sorted(rng.sample(range(len(rows)), min(n, len(rows))))
+    return [rows[i] for i in picked]
+
+
+# --- routing --------------------------------------------------------------------------------
+
+
+def routing_gold(path: Path = GOLD_ROUTING) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]

@@ -1,0 +1,317 @@
+"""Precedent research over a matter of judgments: route, then answer by the route.
+
+    route ─► simple:  listing (enumerate case cards) | retrieve → answer → validate
+          ─► clarify: ask back with concrete options
+          ─► deep:    plan → expand → supporting search → adverse search → select → analyse
+                      → synthesise → validate
+
+Every step writes a ``ResearchStep`` row (inputs, outputs, milliseconds, the LLM calls it made
+and what they cost), so the whole trace can be shown and debugged. Offline every step is
+deterministic; with Claude, routing, planning, stance and synthesis are calls, and a call that
+fails or answers out of shape falls back to the offline step (the step says so). Slow work
+(retrieval, LLM calls) runs outside transactions; the answer is written in one short one.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from legalnav.answers.models import (
+    Answer,
+    Citation,
+    Evidence,
+    Query,
+    ResearchEvidence,
+    ResearchRun,
+    ResearchStep,
+)
+from legalnav.answers.research.context import (
+    ROUTE_MAX_TOKENS,
+    MatterView,
+    Result,
+    Trace,
+    load_matter,
+    node_lookup,
+)
+from legalnav.answers.research.deep import answer_deep
+from legalnav.answers.research.router import (
+    CLARIFY,
+    DEEP,
+    ROUTES,
+    SIMPLE,
+    Route,
+    clarify_options,
+    route_offline,
+)
+from legalnav.answers.research.simple import answer_simple
+from legalnav.answers.research.stance import NEUTRAL
+from legalnav.documents.models import Node
+from legalnav.llm import prompts
+from legalnav.llm.models import LLMCall
+from legalnav.llm.providers import LLMError, get_provider
+from legalnav.llm.tokens import count_tokens
+from legalnav.retrieval.services import flush_index_cache
+
+logger = logging.getLogger(__name__)
+
+# --- the entry point ------------------------------------------------------------------------
+
+
+def research_answer(*, query: Query) -> Query:
+    """Answer a claimed query of a research matter; marks it answered or failed."""
+    started = time.perf_counter()
+    provider = get_provider()
+    ResearchRun.objects.filter(query=query).delete()  # a retry replaces the earlier trace
+    run = ResearchRun.objects.create(query=query, route=SIMPLE)
+    trace = Trace(run)
+    try:
+        with trace.step("load", matter=query.matter_id) as rec:
+            m = load_matter(query.matter)
+            rec.outputs = {
+                "judgments": len(m.documents),
+                "case_cards": len(m.cards),
+                "passages": m.search.corpus.size,
+            }
+        if not m.documents:
+            return _fail(query, "This matter has no indexed judgments yet.")
+        route = _route(trace, query, m, provider)
+        run.route, run.route_reason, run.routed_by = route.route, route.reason, route.routed_by
+        run.options = route.options
+        run.save(update_fields=["route", "route_reason", "routed_by", "options"])
+        if route.route == CLARIFY:
+            result = _clarify(route)
+        elif route.route == DEEP:
+            result = answer_deep(trace, query, m, route, provider)
+        else:
+            result = answer_simple(trace, query, m, provider)
+        flush_index_cache()
+    except LLMError as exc:
+        return _fail(query, str(exc))
+    except Exception as exc:  # a bug must not leave the query "running"; it stays retryable
+        logger.exception("research for query %s failed", query.pk)
+        return _fail(
+            query, f"The research could not be completed ({exc.__class__.__name__}); try again."
+        )
+    _save(query, run, m, result, started)
+    query.refresh_from_db()
+    return query
+
+
+def _fail(query: Query, message: str) -> Query:
+    Query.objects.filter(pk=query.pk).update(status=Query.Status.FAILED, error_message=message)
+    query.refresh_from_db()
+    return query
+
+
+# --- route ----------------------------------------------------------------------------------
+
+
+def _matter_examples(m: MatterView) -> dict[str, list[str]]:
+    counts: dict[str, int] = {}
+    for v in m.views:
+        for s in v.statutes:
+            name = str(s.get("name", ""))
+            if name:
+                counts[name] = counts.get(name, 0) + 1
+    statutes = [n for n, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]]
+    cases = [v.case_name for v in m.views[:5]]
+    return {"statutes": statutes, "cases": cases}
+
+
+def _route(trace: Trace, query: Query, m: MatterView, provider: Any) -> Route:  # noqa: ANN401
+    with trace.step("route", question=query.question, by="claude" if provider else "rules") as rec:
+        examples = _matter_examples(m)
+        offline = route_offline(query.question)
+        if offline.route == CLARIFY:
+            offline.options = clarify_options(query.question, examples=examples)
+        route = offline
+        if provider is not None:
+            prompt = prompts.research_route_prompt(
+                question=query.question, statutes=examples["statutes"], cases=examples["cases"]
+            )
+            try:
+                completion = provider.complete(
+                    system=prompt.system,
+                    messages=prompt.messages,
+                    max_tokens=ROUTE_MAX_TOKENS,
+                    purpose="route",
+                    matter_id=query.matter_id,
+                    query_id=query.pk,
+                )
+                route = _read_route(completion.text, completion.model) or offline
+                if route is offline:
+                    rec.status, rec.note = (
+                        ResearchStep.Status.FALLBACK,
+                        "unreadable route reply; rules used",
+                    )
+            except LLMError as exc:
+                rec.status, rec.note = ResearchStep.Status.FALLBACK, f"{exc}; rules used"
+        rec.outputs = route.as_dict() | {"rules_said": offline.route}
+    return route
+
+
+def _read_route(text: str, model: str) -> Route | None:
+    data = prompts.parse_json_object(text)
+    if not data or data.get("route") not in ROUTES:
+        return None
+    options = [str(o)[:300] for o in data.get("options") or [] if isinstance(o, str)][:4]
+    if data["route"] == CLARIFY and not options:
+        return None
+    side = str(data.get("side") or "")
+    return Route(
+        route=data["route"],
+        reason=str(data.get("reason") or "")[:500],
+        options=options,
+        routed_by=model,
+        proposition=str(data.get("proposition") or "")[:1000],
+        side=side if side in prompts.RESEARCH_SIDES else "",
+    )
+
+
+def _clarify(route: Route) -> Result:
+    lines = [
+        f"This question is too ambiguous to research as asked ({route.reason}). "
+        "Which of these do you mean?"
+    ]
+    lines += [f"{i}. {o}" for i, o in enumerate(route.options, 1)]
+    return Result(
+        "\n".join(lines), route.routed_by if route.routed_by != "rules" else "offline", "clarify"
+    )
+
+
+# --- save ----------------------------------------------------------------------------------
+
+
+def _save(query: Query, run: ResearchRun, m: MatterView, result: Result, started: float) -> None:
+    from legalnav.answers import citations
+
+    checks = list(citations.validate(result.text, node_lookup(m)).checks)
+    calls = LLMCall.objects.filter(query_id=query.pk)
+    totals = calls.aggregate(
+        dollars=Sum("dollars"),
+        inp=Sum("input_tokens"),
+        cw=Sum("cache_write_tokens"),
+        cr=Sum("cache_read_tokens"),
+    )
+    footprint = sum(int(totals[k] or 0) for k in ("inp", "cw", "cr"))
+    by_key = {d.key: d for d in m.documents}
+    wanted = {(m.documents[p.doc].pk, p.node_id(m)) for p in result.pieces}
+    wanted |= {(by_key[c.doc_key].pk, c.node_id) for c in checks if c.doc_key in by_key}
+    nodes = {
+        (n.document_id, n.node_id): n
+        for n in Node.objects.filter(
+            document_id__in={d for d, _ in wanted}, node_id__in={i for _, i in wanted}
+        ).only("id", "document_id", "node_id")
+    }
+    elapsed = int((time.perf_counter() - started) * 1000)
+    with transaction.atomic():
+        Answer.objects.filter(query=query).delete()  # a retry replaces the earlier answer
+        answer = Answer.objects.create(
+            query=query,
+            text=result.text,
+            answerer=result.answerer,
+            validation=result.validation
+            or citations.validate(result.text, node_lookup(m)).as_dict(),
+            payload_chars=sum(p.end - p.start for p in result.pieces),
+            context_tokens=count_tokens(result.context_text) if result.context_text else 0,
+            token_footprint=footprint,
+            dollars=totals["dollars"] or Decimal(0),
+        )
+        Citation.objects.bulk_create(
+            [
+                Citation(
+                    answer=answer,
+                    document=by_key.get(c.doc_key),
+                    node=nodes.get((by_key[c.doc_key].pk, c.node_id))
+                    if c.doc_key in by_key
+                    else None,
+                    doc_key=c.doc_key,
+                    node_ref=c.node_id[:200],
+                    quote=c.quote,
+                    valid=c.ok,
+                    problem=c.problem[:200],
+                    order=i,
+                )
+                for i, c in enumerate(checks)
+            ]
+            + [
+                # What the validator removed stays on record, flagged.
+                Citation(
+                    answer=answer,
+                    document=None,
+                    node=None,
+                    doc_key=(re.match(r"\[(D\d+)", r["citation"]) or [None, ""])[1] or "",
+                    node_ref=(re.match(r"\[D\d+:([^\]]+)\]", r["citation"]) or [None, ""])[1][:200]
+                    or "",
+                    quote=r["quotes"],
+                    valid=False,
+                    problem=f"removed: {r['problem']}"[:200],
+                    order=len(checks) + j,
+                )
+                for j, r in enumerate(result.removed)
+            ]
+        )
+        Evidence.objects.bulk_create(
+            [
+                Evidence(
+                    answer=answer,
+                    document=m.documents[p.doc],
+                    node=nodes.get((m.documents[p.doc].pk, p.node_id(m))),
+                    start=p.start,
+                    end=p.end,
+                    score=p.score,
+                    rank=rank,
+                )
+                for rank, p in enumerate(result.pieces)
+            ]
+        )
+        rank_in: dict[str, int] = {}
+        rows = []
+        for p in result.pieces:
+            bucket = p.bucket if result.kind == "brief" else NEUTRAL
+            rank_in[bucket] = rank_in.get(bucket, 0) + 1
+            rows.append(
+                ResearchEvidence(
+                    run=run,
+                    bucket=bucket,
+                    rank=rank_in[bucket],
+                    document=m.documents[p.doc],
+                    node=nodes.get((m.documents[p.doc].pk, p.node_id(m))),
+                    start=p.start,
+                    end=p.end,
+                    parent_start=p.parent[0] if p.parent[2] else p.start,
+                    parent_end=p.parent[1] if p.parent[2] else p.end,
+                    parent_label=p.parent[2],
+                    score=p.score,
+                    found_by=p.found_by[:20],
+                    stance_source=(p.stance.source if p.stance else "")[:20],
+                    reason=p.stance.reason if p.stance else p.found_by,
+                    quote=p.stance.quote if p.stance else "",
+                )
+            )
+        ResearchEvidence.objects.bulk_create(rows)
+        ResearchRun.objects.filter(pk=run.pk).update(
+            answer_kind=result.kind,
+            proposition=result.proposition[:5000],
+            side=result.side[:40],
+            removed=result.removed,
+            total_ms=elapsed,
+            dollars=totals["dollars"] or Decimal(0),
+        )
+        Query.objects.filter(pk=query.pk).update(
+            status=Query.Status.ANSWERED,
+            mode_used=f"research:{run.route}:{result.kind}"[:40],
+            answered_at=timezone.now(),
+            error_message="",
+        )
+    logger.info(
+        "research query %s (%s/%s) answered in %d ms", query.pk, run.route, result.kind, elapsed
+    )
