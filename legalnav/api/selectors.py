@@ -214,8 +214,23 @@ def node_tree(*, user: object, document_id: object) -> schemas.NodeTree:
     return schemas.NodeTree(document=document_ref(doc), node_count=len(rows), nodes=roots)
 
 
+def storable(text: str) -> bool:
+    """Whether a string can be looked up at all: PostgreSQL refuses NUL in text, and a lone
+    surrogate cannot be encoded. Such an id names nothing."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _split_id(ident: str, default_doc: int) -> tuple[int | None, str]:
-    """ "s5.17" -> (default document, "s5.17"); "D7:s2.01" -> (7, "s2.01")."""
+    """ "s5.17" -> (default document, "s5.17"); "D7:s2.01" -> (7, "s2.01"); (None, ...) for an
+    id that names nothing."""
+    if not storable(ident):
+        return None, ident
     head, sep, rest = ident.partition(":")
     if sep and head[:1] in ("D", "d") and head[1:].isascii() and head[1:].isdigit():
         try:

@@ -5,6 +5,8 @@ service that does the work, and writes the audit row, saying which door it came 
 
 from __future__ import annotations
 
+import re
+
 from legalnav.answers.models import Query
 from legalnav.answers.ratelimit import ask_rate_refund, ask_rate_take
 from legalnav.answers.services import QueryRejected, query_create
@@ -22,6 +24,8 @@ from legalnav.matters.access import Action
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
 # DocumentRejected codes -> HTTP status.
 _REJECTED_STATUS = {"too_large": 413, "unknown_type": 415, "empty": 422}
 
@@ -38,6 +42,9 @@ def document_upload(
     """Add a file to the matter and queue it for indexing (editors and owners). The same bytes
     uploaded twice give the existing document back (``created`` false) and change nothing."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.EDIT)
+    # A file name is the client's text: no control characters or unencodable code points (the
+    # database would refuse them), and the extension, which decides the type, is kept.
+    filename = _CONTROL.sub("", filename).encode("utf-8", "ignore").decode("utf-8")
     amends = None
     if form.amends is not None:
         amends = Document.objects.filter(pk=form.amends, matter=matter).first()

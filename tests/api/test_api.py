@@ -613,3 +613,30 @@ def test_demo_document_upload_through_the_api_is_indexed(
         body = upload(owner_actor, matter.pk, name="amendment.txt", data=data).json()
     doc = owner_actor.get(f"{V1}/documents/{body['document']['id']}").json()
     assert doc["status"] == "indexed" and doc["node_count"] > 3
+
+
+def test_text_the_database_cannot_store_is_refused_or_cleaned_not_a_server_error(
+    matter, owner_actor, indexed
+):
+    # NUL is refused by PostgreSQL: an id holding one names nothing, a name is cleaned.
+    assert error_of(owner_actor.get(f"{V1}/documents/{indexed[0].pk}/nodes/s13.2%00"), 404)
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = owner_actor.client.post(
+        f"{V1}/matters/{matter.pk}/documents",
+        data={"file": SimpleUploadedFile("side\x01letter.txt", b"1. Terms.\nPay $5.\n")},
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["document"]["original_filename"] == "sideletter.txt"
+    question = owner_actor.client.post(
+        f"{V1}/matters/{matter.pk}/queries",
+        data='{"question": "law\\u0000?"}',
+        content_type="application/json",
+    )
+    assert error_of(question, 422)["field"] == "question"
+    surrogate = owner_actor.client.post(
+        f"{V1}/matters/{matter.pk}/queries",
+        data='{"question": "law \\ud800?"}',
+        content_type="application/json",
+    )
+    assert error_of(surrogate, 422)["field"] == "question"
