@@ -37,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 TOKEN_PAGE = "/settings/api-tokens/"
 
-Handler = Callable[..., BaseModel | HttpResponse | None]
+Handler = Callable[..., BaseModel | HttpResponse | bytes | None]
 
 
 @dataclass

@@ -1,8 +1,8 @@
 """The MCP server over streamable HTTP, as an ASGI app mounted at /mcp beside Django.
 
 Requests are authenticated by the SDK's bearer middleware with legalnav's API tokens (401
-without a valid one); the SDK also binds each MCP session to the token's principal, so one user
-cannot continue another user's session. Host and Origin headers are checked against Django's
+without a valid one), and each one acts for its own token's user: the transport is stateless, so
+there is no session one user could continue for another. Host and Origin headers are checked against Django's
 ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS (DNS-rebinding protection), unless ALLOWED_HOSTS holds
 a wildcard.
 """
@@ -64,6 +64,11 @@ def mcp_http_app() -> Any:
     from legalnav.mcp.server import build_server
 
     server = build_server(token_verifier=ApiTokenVerifier())
+    # Stateless: every request stands alone (the token on it decides who acts), so any web
+    # process can answer any request and several ASGI workers need no shared session store.
+    # The tools send no server-initiated messages, so nothing is lost.
     return server.streamable_http_app(
-        streamable_http_path=MOUNT_PATH, transport_security=transport_security()
+        streamable_http_path=MOUNT_PATH,
+        transport_security=transport_security(),
+        stateless_http=True,
     )

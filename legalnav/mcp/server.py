@@ -28,7 +28,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.types import Resource as MCPResource
-from pydantic import Field
+from pydantic import AnyHttpUrl, Field
 
 from legalnav.api import schemas, selectors, services
 from legalnav.api.errors import ApiError
@@ -145,7 +145,7 @@ def build_server(
     auth = None
     if token_verifier is not None:
         auth = AuthSettings(
-            issuer_url=issuer or "http://127.0.0.1",
+            issuer_url=AnyHttpUrl(issuer or "http://127.0.0.1"),
             resource_server_url=None,
             required_scopes=[],
         )
