@@ -70,3 +70,29 @@ def test_bulk_load_defers_linking_to_one_pass(research_matter):
 def _cited(doc: Document, word: str) -> dict:
     card = CaseCard.objects.get(document=doc)
     return next(e for e in card.cases_cited if e["name"].startswith(word))
+
+
+def test_load_judgments_fills_a_research_matter_once(db, capsys):
+    import pytest
+    from django.core.management import CommandError, call_command
+
+    from legalnav.matters.models import Matter
+    from tests.conftest import MatterFactory
+    from tests.research.conftest import AILA
+
+    folder = str(AILA / "casedocs")
+    call_command("load_judgments", folder, matter="AILA test", names="C1010,C51,C1")
+    out = capsys.readouterr().out
+    matter = Matter.objects.get(name="AILA test")
+    assert matter.kind == Matter.Kind.RESEARCH
+    assert "3 indexed" in out and "3 case cards" in out
+    titles = set(Document.objects.filter(matter=matter).values_list("title", flat=True))
+    assert "Laxman v State of Maharashtra" in titles
+    call_command("load_judgments", folder, matter="AILA test", names="C1010,C51,C1")
+    assert "0 indexed, 3 unchanged" in capsys.readouterr().out
+    with pytest.raises(CommandError, match="Not found: C99999"):
+        call_command("load_judgments", folder, matter="AILA test", names="C99999")
+    deal = MatterFactory(name="A deal")
+    with pytest.raises(CommandError, match="not a research matter"):
+        call_command("load_judgments", folder, matter="A deal", names="C1")
+    assert not Document.objects.filter(matter=deal).exists()

@@ -234,7 +234,16 @@ def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provide
         moves = (
             _analyse_claude(rec, query, m, plan, pieces, provider) if provider is not None else []
         )
-        rec.outputs = {"moves": moves, **_bucket_summary(m, pieces)}
+        rec.outputs.update(
+            {
+                "moves": moves,
+                "evidence_ids": [
+                    {"evidence": f"E{i}", "document": p.key(m), "node": p.node_id(m)}
+                    for i, p in enumerate(pieces, 1)
+                ],
+                **_bucket_summary(m, pieces),
+            }
+        )
     # 7. synthesise
     with trace.step("synthesise", by="claude" if provider else "offline") as rec:
         text, answerer, context = _synthesise(query, m, plan, pieces, provider)
@@ -264,12 +273,14 @@ def _fused_judgments(m: MatterView, queries: list[str], mode: str, k: int) -> li
     return out
 
 
-# A judgment is evidence only if it is close to the best match under at least one retriever:
-# its best passage scores at least this share of the top judgment's under BM25, or within this
-# cosine margin of the top judgment's under dense. In a large matter the candidate depth does
-# the same job; in a small one every judgment would otherwise be "relevant".
+# A judgment is evidence only if it is close to the best match: with embeddings, its best
+# passage within this cosine margin of the top judgment's (or a lexical score nearly as high as
+# the top one's: an exact statute or phrase match); without, at least half the top BM25 score.
+# BM25 alone separates poorly in a small matter, where the issue's own words are in every
+# judgment and their weight is low. In a large matter the candidate depth does most of the work.
+RELEVANCE_DENSE_MARGIN = 0.1
+RELEVANCE_BM25_STRONG = 0.8
 RELEVANCE_BM25_SHARE = 0.5
-RELEVANCE_DENSE_MARGIN = 0.08
 
 
 def relevant(hits: list[JudgmentHit]) -> set[int]:
@@ -282,15 +293,15 @@ def relevant(hits: list[JudgmentHit]) -> set[int]:
     for h in hits:
         bm25 = h.best.get("bm25")
         dense = h.best.get("dense")
+        top_bm25 = top.get("bm25", 0.0)
         if not h.best:
             keep.add(h.doc)
-        elif (
-            bm25 is not None
-            and top.get("bm25", 0) > 0
-            and bm25 >= RELEVANCE_BM25_SHARE * top["bm25"]
-        ):
-            keep.add(h.doc)
-        elif dense is not None and dense >= top["dense"] - RELEVANCE_DENSE_MARGIN:
+        elif dense is not None:
+            near = dense >= top["dense"] - RELEVANCE_DENSE_MARGIN
+            strong = bm25 is not None and top_bm25 > 0 and bm25 >= RELEVANCE_BM25_STRONG * top_bm25
+            if near or strong:
+                keep.add(h.doc)
+        elif bm25 is not None and top_bm25 > 0 and bm25 >= RELEVANCE_BM25_SHARE * top_bm25:
             keep.add(h.doc)
     return keep
 
@@ -538,17 +549,23 @@ def _analyse_claude(
                 continue
         accepted[i] = (stance, quote, reason)
     moves = []
-    by_doc: dict[int, tuple[str, str, str]] = {}
+    by_doc: dict[int, int] = {}  # judgment -> its best-ranked passage with an accepted stance
     for i in sorted(accepted):
-        by_doc.setdefault(pieces[i].doc, accepted[i])
-    for p in pieces:
+        by_doc.setdefault(pieces[i].doc, i)
+    for j, p in enumerate(pieces):
         if p.doc not in by_doc:
             continue
-        stance, quote, reason = by_doc[p.doc]
+        source = by_doc[p.doc]
+        stance, quote, reason = accepted[source]
         if stance != p.bucket:
             moves.append({"document": p.key(m), "from": p.bucket, "to": stance, "reason": reason})
         p.bucket = stance
-        p.stance = Stance(stance, "claude", reason, quote)
+        # The quote belongs to the passage it was taken from; the judgment's other passages
+        # share the stance and say where it came from.
+        if j == source:
+            p.stance = Stance(stance, "claude", reason, quote)
+        else:
+            p.stance = Stance(stance, "claude", f"{reason} (from passage E{source + 1})", "")
     if rejected:
         rec.note = f"{len(rejected)} stance(s) discarded: their quotes were not verbatim"
         rec.outputs["rejected"] = rejected

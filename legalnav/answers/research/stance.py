@@ -39,7 +39,7 @@ _SIDE_WORDS: list[tuple[str, re.Pattern[str]]] = [
     (
         "state",
         re.compile(
-            r"\b(?:the state|prosecution|prosecutor|public prosecutor|government|union of india|revenue|department|crown)\b",
+            r"\b(?:state\b(?!\s+of\s+mind)|prosecution|prosecutor|public prosecutor|government|union of india|revenue|department|crown)\b",
             re.I,
         ),
     ),
@@ -63,7 +63,7 @@ _SIDE_WORDS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _CLIENT = re.compile(
     r"\b(?:my client|our client|we (?:act|appear) for|i (?:act|appear) for|we represent|"
-    r"i represent|on behalf of|acting for|for the)\b(?:,?\s+(?:is\s+)?(?:a|an|the)?\s*)?",
+    r"i represent|on behalf of|acting for)\b",
     re.I,
 )
 # Outcomes that, said in the question, reveal a side even without "my client".

@@ -339,10 +339,17 @@ def treatment_of(sentence: str) -> Treatment:
     The first matching cue in ``TREATMENT_CUES`` order wins, so negated forms ("not followed",
     "cannot be distinguished") are read before the plain ones."""
     for polarity, name, rx in TREATMENT_CUES:
-        m = rx.search(sentence)
-        if m:
+        for m in rx.finditer(sentence):
+            # "the objection was overruled", "the plea is rejected and overruled": a ruling on
+            # a submission, not the treatment of a decision.
+            before = sentence[max(0, m.start() - 60) : m.start()]
+            if name == "overruled" and _SUBMISSION.search(before):
+                continue
             return Treatment(polarity, name, m.group(0), m.start())
     return Treatment("neutral")
+
+
+_SUBMISSION = re.compile(r"\b(?:objections?|pleas?|contentions?|submissions?|preliminary)\b", re.I)
 
 
 # --- sentences ------------------------------------------------------------------------------

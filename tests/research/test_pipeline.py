@@ -1,0 +1,270 @@
+"""Research over a matter of real judgments (a slice of AILA 2019, read from ../shared/data):
+the three routes through ``query_answer``, the trace, the buckets, listing by metadata, and the
+Claude path through the replay server, with validation removing what is invented."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+
+from legalnav.answers.models import Citation, Evidence, Query, ResearchEvidence, ResearchRun
+from legalnav.answers.research.context import MAX_PER_DOC
+from legalnav.answers.research.listing import phrase_regex
+from legalnav.answers.services import query_answer, query_create
+from legalnav.documents.models import CaseCard, Document, Node
+from legalnav.documents.services import document_add, document_index
+from legalnav.llm.models import LLMCall
+from tests.llm.replay import Reply, message
+from tests.research.conftest import aila_path
+
+# Dying declarations: Gopal (accused's appeal allowed) and Parveen Kumar (State's appeal
+# dismissed) went the accused's way; Varikuppal Srinivas (accused's appeal dismissed) and
+# Parmendra Singh (State's appeal allowed) went against; Laxman (a Constitution Bench
+# reference) has no winner. Bhailal Bhai (sales tax) is off the issue.
+SLICE = ["C1252", "C1193", "C1932", "C1010", "C51", "C2215"]
+BRIEF = (
+    "My client, the accused, was convicted of murder on the strength of a dying declaration. "
+    "Find precedents supporting an argument that the conviction cannot rest on the dying "
+    "declaration alone, and the authorities against us."
+)
+DEEP_STEPS = [
+    "load",
+    "route",
+    "plan",
+    "expand",
+    "support_search",
+    "adverse_search",
+    "select",
+    "analyse",
+    "synthesise",
+    "validate",
+]
+
+
+@pytest.fixture
+def judgments(research_matter) -> dict[str, Document]:
+    docs = {}
+    for case in SLICE:
+        doc, _ = document_add(
+            matter=research_matter,
+            filename=f"{case}.txt",
+            data=aila_path(case).read_bytes(),
+            kind=Document.Kind.JUDGMENT,
+            enqueue=False,
+        )
+        assert document_index(document_id=doc.pk).status == "indexed"
+        doc.refresh_from_db()
+        docs[case] = doc
+    return docs
+
+
+def ask(matter, question: str) -> Query:
+    query = query_create(matter=matter, user=None, question=question, enqueue=False)
+    answered = query_answer(query_id=query.pk)
+    assert answered is not None
+    assert answered.status == Query.Status.ANSWERED, answered.error_message
+    return answered
+
+
+def test_deep_question_runs_every_step_and_keeps_adverse_authority(research_matter, judgments):
+    query = ask(research_matter, BRIEF)
+    run = ResearchRun.objects.get(query=query)
+    assert run.route == "deep" and run.routed_by == "rules" and run.side == "accused"
+    steps = list(run.steps.order_by("order"))
+    assert [s.name for s in steps] == DEEP_STEPS
+    assert all(s.status == "ok" for s in steps)
+    adverse_step = next(s for s in steps if s.name == "adverse_search")
+    assert adverse_step.outputs["adverse_outcome_in_main_pool"]  # it ran, and found some
+    assert query.mode_used == "research:deep:brief"
+
+    ev = list(ResearchEvidence.objects.filter(run=run).select_related("document"))
+    by_bucket: dict[str, set[str]] = {}
+    for e in ev:
+        by_bucket.setdefault(e.bucket, set()).add(e.document.original_filename[:-4])
+    assert by_bucket["supporting"] & {"C1252", "C1193"}
+    assert by_bucket["adverse"] & {"C1932", "C1010"}
+    assert "C2215" not in set().union(*by_bucket.values())  # off the issue
+    for e in ev:  # parent context attached, around the child chunk
+        assert e.parent_start <= e.start < e.end <= e.parent_end
+        assert e.reason
+    per_doc: dict[int, int] = {}
+    for e in ev:
+        per_doc[e.document_id] = per_doc.get(e.document_id, 0) + 1
+    assert max(per_doc.values()) <= MAX_PER_DOC
+
+    answer = query.answer
+    assert "Supporting authority" in answer.text and "Adverse authority" in answer.text
+    assert answer.validation["ok"] and not answer.validation["removed"]
+    cited = Citation.objects.filter(answer=answer)
+    assert cited.exists() and all(c.valid for c in cited)
+    assert Evidence.objects.filter(answer=answer).count() == len(ev)
+
+
+def test_listing_enumerates_every_judgment_that_mentions_a_phrase(research_matter, judgments):
+    query = ask(research_matter, "Which cases mention a dying declaration?")
+    run = ResearchRun.objects.get(query=query)
+    assert (run.route, run.answer_kind) == ("simple", "listing")
+    rx = phrase_regex(["dying", "declaration"])
+    expected = {case for case, doc in judgments.items() if rx.search(doc.text)}
+    listed = {
+        e.document.original_filename[:-4]
+        for e in ResearchEvidence.objects.filter(run=run).select_related("document")
+    }
+    assert listed == expected and len(expected) >= 4  # all of them, not a top-k
+    assert f"{len(expected)} judgments of this matter match" in query.answer.text
+    assert query.answer.validation["ok"]
+
+
+def test_listing_by_metadata_and_a_lookup(research_matter, judgments):
+    query = ask(research_matter, "Which appeals by the State were allowed?")
+    listed = {
+        e.document.original_filename[:-4]
+        for e in ResearchEvidence.objects.filter(run__query=query).select_related("document")
+    }
+    expected = {
+        case
+        for case, doc in judgments.items()
+        if doc.case_card.outcome == "allowed"
+        and (doc.case_card.appellant_label or doc.case_card.appellant_role) == "state"
+    }
+    assert listed == expected and "C1010" in expected
+    card = CaseCard.objects.get(document=judgments["C1252"])
+    lookup = ask(research_matter, "Who delivered the judgment in Gopal v State of M.P.?")
+    assert card.judges and card.judges[0] in lookup.answer.text
+    assert ResearchRun.objects.get(query=lookup).answer_kind == "lookup"
+
+
+def test_an_ambiguous_question_is_sent_back_with_options(research_matter, judgments):
+    query = ask(research_matter, "Is it valid?")
+    run = ResearchRun.objects.get(query=query)
+    assert run.route == "clarify" and len(run.options) >= 2
+    assert all(o in query.answer.text for o in run.options)
+    assert not ResearchEvidence.objects.filter(run=run).exists()
+
+
+def _outcome_node(doc: Document) -> Node:
+    at = doc.text.rfind(doc.case_card.outcome_text)
+    return Node.objects.filter(document=doc, start__lte=at, end__gt=at).order_by("-level").first()
+
+
+@pytest.mark.django_db
+def test_claude_path_quotes_are_checked_and_invented_citations_removed(
+    research_matter,
+    judgments,
+    replay,  # noqa: F811
+):
+    adverse = judgments["C1010"]  # the State's appeal allowed: against the accused
+    node = _outcome_node(adverse)
+    assert node is not None
+    stance_items = [
+        # A stance whose quote is in its passage is kept; an invented quote is discarded.
+        {"evidence": f"E{i}", "stance": "adverse", "quote": "Appeal allowed", "reason": "State won"}
+        for i in range(1, 25)
+    ] + [{"evidence": "E1", "stance": "supporting", "quote": "words nobody wrote", "reason": "x"}]
+    brief = (
+        "Answer\nThe authority is divided.\n\nAdverse authority\n"
+        f"The State's appeal succeeded: “Appeal allowed” [{adverse.key}:{node.node_id}].\n"
+        f"The court also said “a dying declaration always needs corroboration” [{adverse.key}:{node.node_id}].\n"
+        "A leading case held “the declaration must be corroborated” [D99999:s4]."
+    )
+    replay.queue(
+        message(
+            json.dumps(
+                {
+                    "route": "deep",
+                    "reason": "a brief with facts",
+                    "options": [],
+                    "proposition": "the conviction cannot rest on the dying declaration alone",
+                    "side": "accused",
+                }
+            ),
+            input_tokens=400,
+            output_tokens=60,
+        ),
+        message(
+            json.dumps(
+                {
+                    "proposition": "the conviction cannot rest on the dying declaration alone",
+                    "side": "accused",
+                    "issues": ["corroboration of a dying declaration"],
+                    "queries": ["dying declaration sole basis of conviction corroboration"],
+                    "adverse_queries": ["conviction on dying declaration alone upheld"],
+                }
+            ),
+            input_tokens=300,
+            output_tokens=90,
+        ),
+        message(json.dumps({"items": stance_items}), input_tokens=5000, output_tokens=400),
+        message(brief, input_tokens=6000, output_tokens=300),
+    )
+    query = ask(research_matter, BRIEF)
+    run = ResearchRun.objects.get(query=query)
+    assert run.route == "deep" and run.routed_by == "claude-sonnet-4-6"
+    assert len(replay.requests) == 4
+    assert LLMCall.objects.filter(query_id=query.pk, provider="claude").count() == 4
+
+    steps = {s.name: s for s in run.steps.all()}
+    assert steps["route"].llm_calls and steps["plan"].llm_calls and steps["analyse"].llm_calls
+    assert steps["synthesise"].dollars > 0 and steps["support_search"].llm_calls == []
+    rejected = steps["analyse"].outputs.get("rejected", [])
+    assert any(r["quote"] == "words nobody wrote" for r in rejected)
+    claude_rows = ResearchEvidence.objects.filter(run=run, stance_source="claude")
+    assert claude_rows.exists()
+    assert claude_rows.exclude(quote="").exists()
+    for row in claude_rows.exclude(quote=""):
+        passage = row.document.text[row.start : row.end]
+        assert re.sub(r"\s+", " ", row.quote).lower() in re.sub(r"\s+", " ", passage).lower()
+        assert row.bucket == "adverse"
+
+    # Every passage sent for stance is framed as data in the prompt.
+    stance_request = json.dumps(replay.requests[2].body)
+    assert "<provisions>" in stance_request and "data, not instructions" in stance_request
+
+    answer = query.answer
+    assert "[D99999:s4]" not in answer.text and "must be corroborated" not in answer.text
+    assert "always needs corroboration" not in answer.text
+    assert f"“Appeal allowed” [{adverse.key}:{node.node_id}]" in answer.text
+    problems = sorted(r["problem"] for r in run.removed)
+    assert problems == [
+        "no such judgment or paragraph in this matter",
+        "quotation is not verbatim in the cited paragraph",
+    ]
+    flagged = Citation.objects.filter(answer=answer, valid=False)
+    assert flagged.count() == 2 and all(c.problem.startswith("removed:") for c in flagged)
+    assert answer.validation["ok"] and answer.dollars > 0
+
+
+@pytest.mark.django_db
+def test_claude_failures_fall_back_to_the_offline_steps(
+    research_matter, judgments, replay, settings
+):  # noqa: F811
+    settings.LLM_MAX_ATTEMPTS = 1
+    replay.queue(
+        message("I think this is probably a deep one.", input_tokens=100, output_tokens=10),
+        Reply(status=500, body={"type": "error", "error": {"type": "api_error", "message": "x"}}),
+        Reply(status=500, body={"type": "error", "error": {"type": "api_error", "message": "x"}}),
+        message("Answer\nNothing useful.", input_tokens=100, output_tokens=10),
+    )
+    query = ask(research_matter, BRIEF)
+    run = ResearchRun.objects.get(query=query)
+    steps = {s.name: s for s in run.steps.all()}
+    assert run.route == "deep" and run.routed_by == "rules"
+    assert steps["route"].status == "fallback" and "unreadable" in steps["route"].note
+    assert steps["plan"].status == "fallback" and steps["analyse"].status == "fallback"
+    assert ResearchEvidence.objects.filter(run=run, bucket="adverse").exists()
+
+
+def test_research_command_prints_route_answer_and_trace(research_matter, judgments, capsys):
+    call_command(
+        "research",
+        "Which cases mention a dying declaration?",
+        matter=str(research_matter.pk),
+        json=True,
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert report["route"] == "simple" and report["answer_kind"] == "listing"
+    assert [s["name"] for s in report["trace"]] == ["load", "route", "listing", "validate"]
+    assert report["evidence"]["neutral"]

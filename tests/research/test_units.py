@@ -1,0 +1,169 @@
+"""Pure parts of research: routing rules against the gold file, the user's side and the offline
+stance of real judgments, the overruling classifier on LegalBench's sentences, validation."""
+
+from __future__ import annotations
+
+from legalnav.answers.research.evaluate import (
+    label_scores,
+    overruling_rows,
+    retrieval_metrics,
+    routing_gold,
+)
+from legalnav.answers.research.listing import CardView, card_passes, read_filters
+from legalnav.answers.research.router import CLARIFY, DEEP, SIMPLE, route_offline
+from legalnav.answers.research.stance import (
+    ADVERSE,
+    NEUTRAL,
+    SUPPORTING,
+    CardFacts,
+    Side,
+    judgment_stance,
+    overrules,
+    user_side,
+)
+from legalnav.answers.research.validate import REMOVED_QUOTE, clean_answer
+from legalnav.documents.parsing.judgments import case_card
+from tests.research.conftest import SHARED_DATA, aila_text, shared
+
+
+def test_rules_route_the_gold_questions():
+    gold = routing_gold()
+    assert len(gold) >= 25
+    assert {g["route"] for g in gold} == {SIMPLE, CLARIFY, DEEP}
+    right = [g for g in gold if route_offline(g["question"]).route == g["route"]]
+    assert len(right) / len(gold) >= 0.9
+
+
+def test_every_route_says_why_and_clarify_offers_options():
+    deep = route_offline(
+        "We act for the tenant facing eviction for the landlord's own need; find precedent "
+        "for and against."
+    )
+    assert deep.route == DEEP and "brief" in deep.reason
+    clarify = route_offline("Is it valid?")
+    assert clarify.route == CLARIFY and len(clarify.options) >= 2
+    assert route_offline("Which cases involve commercial vehicles?").route == SIMPLE
+
+
+def test_user_side_from_the_question():
+    assert user_side("My client, the accused, was convicted of murder").role == "accused"
+    assert user_side("We act for the State in an appeal against acquittal").role == "state"
+    assert user_side("Our client is a tenant facing eviction").role == "tenant"
+    assert user_side("Can the conviction be set aside? The conviction cannot stand.").role == (
+        "accused"
+    )
+    assert not user_side("Which cases involve commercial vehicles?").known
+
+
+def _facts(case: str) -> CardFacts:
+    c = case_card(aila_text(case))
+    return CardFacts(
+        case_name=c.case_name,
+        outcome=c.outcome,
+        winner=c.winner,
+        outcome_text=c.outcome_text,
+        appellant_label=c.appellant_label,
+        respondent_label=c.respondent_label,
+        appellant_role=c.appellant_role,
+        respondent_role=c.respondent_role,
+        judicial_treatment=c.judicial_treatment,
+        criminal=c.criminal,
+    )
+
+
+def test_outcome_stance_follows_the_side_that_won():
+    accused, state = Side("accused"), Side("state")
+    state_appeal_allowed = _facts("C1010")  # State of Rajasthan v Parmendra Singh
+    accused_appeal_allowed = _facts("C1252")  # Gopal v State of M.P.
+    assert judgment_stance(accused, state_appeal_allowed).bucket == ADVERSE
+    assert judgment_stance(state, state_appeal_allowed).bucket == SUPPORTING
+    assert judgment_stance(accused, accused_appeal_allowed).bucket == SUPPORTING
+    stance = judgment_stance(accused, accused_appeal_allowed)
+    assert stance.source == "outcome" and stance.quote in aila_text("C1252")
+    # A civil judgment has no accused: no stance for that side.
+    assert judgment_stance(accused, _facts("C2215")).bucket == NEUTRAL
+    assert judgment_stance(Side(""), accused_appeal_allowed).bucket == NEUTRAL
+
+
+def test_negative_judicial_treatment_turns_support_into_risk():
+    flagged = _facts("C2215")  # State of M.P. v Bhailal Bhai: flagged, the State's appeal failed
+    assert flagged.judicial_treatment
+    stance = judgment_stance(Side("respondent"), flagged)
+    assert stance.bucket == ADVERSE and stance.source == "treatment"
+    assert judgment_stance(Side("appellant"), flagged).bucket == ADVERSE
+
+
+def test_overruling_classifier_on_legalbench_sentences():
+    rows = overruling_rows(shared(SHARED_DATA / "overruling" / "train.tsv"))
+    assert len(rows) >= 6
+    predicted = ["Yes" if overrules(text) else "No" for _, text in rows]
+    scores = label_scores([label for label, _ in rows], predicted, ["Yes", "No"])
+    assert scores.accuracy >= 0.8
+    assert not overrules("The objection was overruled and the witness answered.")
+
+
+def test_metrics_follow_trec_definitions():
+    qrels = {"q1": {"a", "b"}, "q2": {"c"}}
+    rankings = {"q1": ["a", "x", "b"], "q2": ["x", "y"]}
+    m = retrieval_metrics(rankings, qrels)
+    assert m["MAP"] == round(((1 + 2 / 3) / 2 + 0) / 2, 4)
+    assert m["MRR"] == 0.5 and m["Recall@100"] == 0.5 and m["P@10"] == 0.1
+
+
+PARAGRAPH = "12. The appeal is dismissed because the dying declaration was truthful and voluntary."
+
+
+def _lookup(doc_key: str, node_id: str) -> str | None:
+    return PARAGRAPH if (doc_key, node_id) == ("D3", "s12") else None
+
+
+def test_validation_removes_invented_citations_and_their_quotes():
+    text = (
+        "Supporting: “the dying declaration was truthful and voluntary” [D3:s12]\n"
+        "Adverse: “a dying declaration needs corroboration” [D99:s4] and see [D3:s99]."
+    )
+    cleaned = clean_answer(text, _lookup)
+    assert "[D3:s12]" in cleaned.text and "truthful and voluntary" in cleaned.text
+    assert "[D99:s4]" not in cleaned.text and "[D3:s99]" not in cleaned.text
+    assert "needs corroboration" not in cleaned.text
+    problems = {r["citation"]: r["problem"] for r in cleaned.removed}
+    assert set(problems) == {"[D99:s4]", "[D3:s99]"}
+    assert cleaned.validation.ok
+
+
+def test_validation_removes_quotes_that_are_not_verbatim():
+    text = (
+        "The court held “the dying declaration was wholly reliable” [D3:s12]. "
+        "It also said “truthful and voluntary” [D3:s12].\n"
+        "Elsewhere it is said that “no corroboration is ever needed at all” without a citation."
+    )
+    cleaned = clean_answer(text, _lookup, sources=[PARAGRAPH])
+    assert "wholly reliable" not in cleaned.text and REMOVED_QUOTE in cleaned.text
+    assert "“truthful and voluntary” [D3:s12]" in cleaned.text
+    assert "no corroboration" not in cleaned.text
+    assert len(cleaned.removed) == 2 and cleaned.validation.ok
+    kept = clean_answer("“truthful and voluntary” as the court said.", _lookup, sources=[PARAGRAPH])
+    assert not kept.removed
+
+
+def test_listing_filters_are_read_against_the_matters_cards():
+    cards = [
+        CardView(
+            doc=0,
+            case_name="State of Rajasthan v Parmendra Singh",
+            appellant_label="state",
+            criminal=True,
+            outcome="allowed",
+            statutes=({"name": "Indian Penal Code", "sections": ["302", "304B"]},),
+        ),
+        CardView(
+            doc=1, case_name="Gopal v State Of M.P.", appellant_label="accused", outcome="allowed"
+        ),
+    ]
+    f = read_filters("How many appeals by the State were allowed under section 302 IPC?", cards)
+    assert (f.outcome, f.appellant_label, f.sections) == ("allowed", "state", ["302"])
+    assert card_passes(cards[0], f) and not card_passes(cards[1], f)
+    lookup = read_filters("Who delivered the judgment in Gopal v State of M.P.?", cards)
+    assert lookup.case_doc == 1 and lookup.fact == "judges"
+    topic = read_filters("Which cases involve commercial vehicles?", cards)
+    assert topic.phrase == ["commercial", "vehicl"] or topic.phrase[0] == "commercial"
