@@ -167,3 +167,23 @@ def test_listing_filters_are_read_against_the_matters_cards():
     assert lookup.case_doc == 1 and lookup.fact == "judges"
     topic = read_filters("Which cases involve commercial vehicles?", cards)
     assert topic.phrase == ["commercial", "vehicl"] or topic.phrase[0] == "commercial"
+
+
+def test_research_eval_reports_routing_and_stance(capsys):
+    import json
+
+    from django.core.management import call_command
+
+    call_command("research_eval", "routing", json=True)
+    routing = json.loads(capsys.readouterr().out)
+    gold = routing["routing.jsonl"]
+    assert gold["n"] >= 25 and set(gold["by_route"]) == {"simple", "clarify", "deep"}
+    assert gold["accuracy"] == round(1 - len(gold["wrong"]) / gold["n"], 4)
+    call_command("research_eval", "stance", json=True)
+    stance = json.loads(capsys.readouterr().out)
+    assert stance["overruling_train_tsv"]["n"] == len(
+        overruling_rows(SHARED_DATA / "overruling" / "train.tsv")
+    )
+    assert stance["silver_uk_vs_silver_labels"]["n"] > 400
+    sample = stance["hand_checked_sample"]
+    assert sample["n"] >= 40 and 0 < sample["silver_agrees_with_hand"] < 1

@@ -172,3 +172,82 @@ def sample(rows: list, n: int, seed: int = 5) -> list:  # type: ignore[type-arg]
 
 def routing_gold(path: Path = GOLD_ROUTING) -> list[dict[str, str]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+# --- running the measurements ---------------------------------------------------------------
+
+
+def missing_vectors(docs: list, embedder_name: str) -> int:  # type: ignore[type-arg]
+    """Passages without a cached vector for this embedder (dense runs need none missing)."""
+    import numpy as np
+
+    missing = 0
+    for d in docs:
+        if d.vectors is None or d.embedder != embedder_name:
+            missing += len(d.passages)
+        elif len(d.passages):
+            missing += int(np.isnan(d.vectors[:, 0]).sum())
+    return missing
+
+
+def aila_rankings(
+    dev: AilaDev,
+    *,
+    modes: list[str],
+    cache_folder: Path,
+    depth: int = 1000,
+    engine: bool = False,
+) -> dict[str, object]:
+    """Rank the AILA case documents for each dev query in each mode; returns metrics per mode
+    (and, with ``engine``, the engine's own one-result-per-document ranking for comparison)."""
+    import time
+
+    from legalnav.answers.research.search import JudgmentSearch
+    from legalnav.retrieval.embeddings import get_embedder
+    from legalnav.retrieval.engine import Corpus, Retriever, rank_documents
+    from legalnav.retrieval.index import IndexCache
+
+    cache = IndexCache(cache_folder, keep=len(dev.casedocs) + 10)
+    started = time.perf_counter()
+    docs = [cache.get(p.read_bytes().decode("utf-8")) for p in dev.casedocs]
+    names = [p.stem for p in dev.casedocs]
+    load_s = time.perf_counter() - started
+    wants_dense = any(m in ("dense", "hybrid") for m in modes)
+    embedder = get_embedder() if wants_dense else None
+    if embedder is not None:
+        missing = missing_vectors(docs, embedder.name)
+        if missing:
+            raise RuntimeError(
+                f"{missing} passages have no cached vector yet: dense runs would embed them now. "
+                "Wait for the embedding run to finish (or run the bm25 mode only)."
+            )
+    corpus = Corpus(docs, embedder=embedder)
+    search = JudgmentSearch(corpus)
+    out: dict[str, object] = {
+        "documents": len(docs),
+        "passages": corpus.size,
+        "load_seconds": round(load_s, 1),
+    }
+    for mode in modes:
+        t = time.perf_counter()
+        rankings = {
+            q: [names[h.doc] for h in search.judgments(text, mode=mode, k=depth, per_doc=1)]
+            for q, text in dev.queries.items()
+        }
+        metrics = retrieval_metrics(rankings, dev.qrels)
+        metrics["seconds_per_query"] = round((time.perf_counter() - t) / len(dev.queries), 2)
+        out[f"research:{mode}"] = metrics
+        if engine:
+            retriever = Retriever(corpus)
+            t = time.perf_counter()
+            strategy = {"bm25": "navembed:bm25", "dense": "navembed:dense", "hybrid": "navembed"}[
+                mode
+            ]
+            engine_rankings = {
+                q: [names[h.doc] for h in rank_documents(retriever, text, strategy, 100).hits]
+                for q, text in dev.queries.items()
+            }
+            metrics = retrieval_metrics(engine_rankings, dev.qrels)
+            metrics["seconds_per_query"] = round((time.perf_counter() - t) / len(dev.queries), 2)
+            out[f"engine:{mode}"] = metrics
+    return out
