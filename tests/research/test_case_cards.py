@@ -96,3 +96,43 @@ def test_load_judgments_fills_a_research_matter_once(db, capsys):
     with pytest.raises(CommandError, match="not a research matter"):
         call_command("load_judgments", folder, matter="A deal", names="C1")
     assert not Document.objects.filter(matter=deal).exists()
+
+
+def _formats(text: str) -> dict[str, bytes]:
+    """The same real judgment as HTML, DOCX and PDF, built here from its text."""
+    import html
+    import io
+
+    import docx
+    import weasyprint
+
+    paras = [p for p in text.split("\n") if p.strip()]
+    page = "<html><body>" + "".join(f"<p>{html.escape(p)}</p>" for p in paras) + "</body></html>"
+    document = docx.Document()
+    for p in paras:
+        document.add_paragraph(p)
+    buf = io.BytesIO()
+    document.save(buf)
+    return {
+        "html": page.encode("utf-8"),
+        "docx": buf.getvalue(),
+        "pdf": weasyprint.HTML(string=page).write_pdf(),
+    }
+
+
+def test_judgments_in_html_docx_and_pdf_get_case_cards(research_matter):
+    from tests.research.conftest import aila_text
+
+    text = aila_text("C1010")  # State of Rajasthan v Parmendra Singh
+    for ext, data in _formats(text).items():
+        doc, _ = document_add(
+            matter=research_matter, filename=f"parmendra.{ext}", data=data, enqueue=False
+        )
+        assert document_index(document_id=doc.pk).status == "indexed", ext
+        doc.refresh_from_db()
+        card = CaseCard.objects.get(document=doc)
+        assert doc.kind == Document.Kind.JUDGMENT, ext
+        assert card.case_name == "State of Rajasthan v Parmendra Singh", ext
+        assert (card.outcome, card.winner) == ("allowed", "appellant"), ext
+        assert card.appellant_label == "state" and card.criminal, ext
+        assert card.paragraph_count >= 12, ext

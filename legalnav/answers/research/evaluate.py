@@ -244,7 +244,7 @@ def aila_rankings(
                 mode
             ]
             engine_rankings = {
-                q: [names[h.doc] for h in rank_documents(retriever, text, strategy, 100).hits]
+                q: [names[h.doc] for h in rank_documents(retriever, text, strategy, depth).hits]
                 for q, text in dev.queries.items()
             }
             metrics = retrieval_metrics(engine_rankings, dev.qrels)
