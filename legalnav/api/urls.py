@@ -28,5 +28,6 @@ def unknown(request: HttpRequest, rest: str = "") -> JsonResponse:
 urlpatterns = [
     path("openapi.json", csrf_exempt(openapi_json), name="openapi"),
     *api.urlpatterns(mounted_at="/api/"),
-    re_path(r"^(?P<rest>.*)$", unknown, name="unknown"),
+    # [\s\S], not ".": a path with an encoded newline must get the API's JSON 404 too.
+    re_path(r"^(?P<rest>[\s\S]*)$", unknown, name="unknown"),
 ]

@@ -562,6 +562,12 @@ def test_wrong_method_is_405_with_allow_and_unknown_paths_are_json_404(matter, o
     assert err["code"] == "method_not_allowed" and "GET" in response["Allow"]
     assert owner_actor.client.head(f"{V1}/matters").status_code == 200
     assert error_of(owner_actor.get("/api/v2/anything"), 404)["code"] == "not_found"
+    # Paths no route matches, such as a negative id or an encoded newline (found by schemathesis),
+    # still get the JSON error, not the HTML page.
+    assert (
+        error_of(owner_actor.get(f"{V1}/documents/-416/nodes/%F2%0A%194"), 404)["code"]
+        == "not_found"
+    )
 
 
 def test_openapi_document_matches_the_routes(client):
