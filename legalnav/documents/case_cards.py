@@ -15,6 +15,7 @@ import hashlib
 import logging
 from collections.abc import Iterator
 
+from django.conf import settings
 from django.db import transaction
 
 from legalnav.documents.models import CaseCard, Document
@@ -125,6 +126,9 @@ def case_card_build(*, document: Document) -> CaseCard | None:
                 setattr(document, key, value)
     if not _DEFER_LINKING.get():
         case_cards_link(matter=document.matter, only=card)
+    if settings.LLM_ENRICH_ON_INDEX:
+        case_card_enrich(document=document)  # with Claude configured; never fails indexing
+        card.refresh_from_db()
     return card
 
 
@@ -204,3 +208,93 @@ def case_cards_link(*, matter: Matter, only: CaseCard | None = None) -> int:
 
 def _norm_citation(citation: str) -> str:
     return " ".join(citation.replace("[", " ").replace("]", " ").split()).lower()
+
+
+# --- optional Claude enrichment -----------------------------------------------------------------
+
+ENRICH_HEAD_CHARS = 6000  # the header and opening paragraphs sent to Claude
+ENRICH_TAIL_CHARS = 6000  # the closing paragraphs (the order and the reasons just before it)
+ENRICH_MAX_TOKENS = 1200
+
+
+def case_card_enrich(*, document: Document, provider: object | None = None) -> dict[str, object]:
+    """Ask Claude for a judgment's issues, holdings, outcome and party labels, each with a quote
+    that must be verbatim in the judgment; keep only what passes, under ``CaseCard.enrichment``.
+
+    What the text gave deterministically is kept; Claude fills the outcome and the party labels
+    only where the rules found none. Returns the enrichment (``{"error": …}`` when the call
+    failed: enrichment never fails indexing). One ledger row per call (purpose "enrichment")."""
+    from legalnav.answers.citations import normalise
+    from legalnav.llm import prompts
+    from legalnav.llm.providers import LLMError, get_provider
+
+    provider = provider or get_provider()
+    card = CaseCard.objects.filter(document=document).first()
+    if provider is None or card is None:
+        return {}
+    text = document.text or ""
+    excerpt = text[:ENRICH_HEAD_CHARS]
+    if len(text) > ENRICH_HEAD_CHARS:
+        excerpt += "\n[…]\n" + text[max(ENRICH_HEAD_CHARS, len(text) - ENRICH_TAIL_CHARS) :]
+    prompt = prompts.case_card_prompt(doc_id=document.key, title=card.case_name, text=excerpt)
+    try:
+        completion = provider.complete(  # type: ignore[attr-defined]
+            system=prompt.system,
+            messages=prompt.messages,
+            max_tokens=ENRICH_MAX_TOKENS,
+            purpose="enrichment",
+            matter_id=document.matter_id,
+        )
+    except LLMError as exc:
+        enrichment: dict[str, object] = {"error": str(exc)[:500]}
+        CaseCard.objects.filter(pk=card.pk).update(enrichment=enrichment)
+        return enrichment
+    data = prompts.parse_json_object(completion.text) or {}
+    haystack = normalise(text)
+    dropped: list[str] = []
+
+    def verbatim(quote: object) -> bool:
+        return isinstance(quote, str) and bool(quote.strip()) and normalise(quote) in haystack
+
+    def items(key: str) -> list[dict[str, str]]:
+        kept = []
+        for item in data.get(key) or []:
+            if not isinstance(item, dict):
+                continue
+            if verbatim(item.get("quote")):
+                kept.append({"text": str(item.get("text", ""))[:400], "quote": str(item["quote"])})
+            else:
+                dropped.append(f"{key}: {str(item.get('quote', ''))[:120]}")
+        return kept[:4]
+
+    enrichment = {
+        "model": completion.model,
+        "issues": items("issues"),
+        "holdings": items("holdings"),
+        "dropped": dropped,
+    }
+    update: dict[str, object] = {}
+    outcome = data.get("outcome")
+    if outcome in CaseCard.Outcome.values and verbatim(data.get("outcome_quote")):
+        enrichment["outcome"] = outcome
+        enrichment["outcome_quote"] = data["outcome_quote"]
+        if card.outcome == CaseCard.Outcome.UNKNOWN and outcome != CaseCard.Outcome.UNKNOWN:
+            update["outcome"] = outcome
+            update["outcome_text"] = str(data["outcome_quote"])[:300]
+            update["winner"] = {
+                "allowed": "appellant",
+                "remanded": "appellant",
+                "dismissed": "respondent",
+                "partly_allowed": "mixed",
+            }.get(str(outcome), "unknown")
+    elif outcome:
+        dropped.append(f"outcome: {str(data.get('outcome_quote', ''))[:120]}")
+    for side in ("appellant_label", "respondent_label"):
+        label = str(data.get(side) or "").strip().lower()[:20]
+        if label:
+            enrichment[side] = label
+            if not getattr(card, side):
+                update[side] = label
+    update["enrichment"] = enrichment
+    CaseCard.objects.filter(pk=card.pk).update(**update)
+    return enrichment

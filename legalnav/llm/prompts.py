@@ -993,3 +993,41 @@ def parse_json_object(text: str) -> dict[str, Any] | None:
         if isinstance(candidate, dict):
             return candidate
     return None
+
+
+CASE_CARD_SYSTEM = f"""\
+You catalogue court judgments for a precedent-research tool. You receive parts of one \
+judgment: its header, its opening paragraphs and its closing paragraphs. Read them and fill in \
+what a lawyer needs to know at a glance. You do not advise or comment.
+
+# What to return
+- "issues": up to four questions of law or fact the court had to decide, each with "text" (your \
+own short wording) and "quote" (the words of the judgment that state the issue).
+- "holdings": up to four things the court decided, each with "text" and "quote" in the same way.
+- "outcome": one of allowed, dismissed, partly_allowed, remanded, disposed, unknown, with \
+"outcome_quote": the words that state it.
+- "appellant_label" and "respondent_label": what the judgment calls each side in a word or two \
+(for example accused, state, tenant, landlord, workman, bank), or "".
+
+# Quotes are evidence
+Every quote is copied exactly from the text, one run of at most {STANCE_QUOTE_WORDS} words, \
+character for character. An item whose quote is not in the judgment is thrown away. If the parts \
+you see do not show something, leave it out rather than guess.
+
+{_JUDGMENTS_UNTRUSTED}
+
+# Reply
+One JSON object and nothing else, with exactly those keys."""
+
+
+def case_card_prompt(*, doc_id: str, title: str, text: str) -> Prompt:
+    block = document_block(PromptDocument(doc_id=doc_id, title=title, text=text, kind="judgment"))
+    return Prompt(
+        system=[{"type": "text", "text": CASE_CARD_SYSTEM}],
+        messages=[
+            {
+                "role": "user",
+                "content": f"{block}\n\nCatalogue this judgment. Reply with the JSON object only.",
+            }
+        ],
+    )

@@ -136,3 +136,45 @@ def test_judgments_in_html_docx_and_pdf_get_case_cards(research_matter):
         assert (card.outcome, card.winner) == ("allowed", "appellant"), ext
         assert card.appellant_label == "state" and card.criminal, ext
         assert card.paragraph_count >= 12, ext
+
+
+def test_claude_enrichment_keeps_only_quoted_items(research_matter, replay, settings):  # noqa: F811
+    import json
+
+    from legalnav.documents.case_cards import case_card_enrich
+    from legalnav.llm.models import LLMCall
+    from tests.llm.replay import message
+
+    doc = _add(research_matter, "C51")  # Laxman: "Order accordingly", no winner in the text
+    card = CaseCard.objects.get(document=doc)
+    assert card.outcome == "disposed"
+    reply = {
+        "issues": [
+            {
+                "text": "Must a dying declaration be certified by a doctor?",
+                "quote": "the dying declaration of the deceased which was recorded by the judicial magistrate",
+            },
+            {"text": "An invented issue", "quote": "whether the moon is made of cheese"},
+        ],
+        "holdings": [
+            {"text": "Paparambaka overruled", "quote": "must be held to be not correctly decided"}
+        ],
+        "outcome": "disposed",
+        "outcome_quote": "Order accordingly",
+        "appellant_label": "accused",
+        "respondent_label": "state",
+    }
+    replay.queue(message(json.dumps(reply), input_tokens=3000, output_tokens=200))
+    enrichment = case_card_enrich(document=doc)
+    assert [i["text"] for i in enrichment["issues"]] == [
+        "Must a dying declaration be certified by a doctor?"
+    ]
+    assert enrichment["holdings"] and enrichment["outcome"] == "disposed"
+    assert any("moon" in d for d in enrichment["dropped"])
+    card.refresh_from_db()
+    assert card.enrichment == json.loads(json.dumps(enrichment))
+    assert card.outcome == "disposed"  # the rules' reading is kept
+    call = LLMCall.objects.get(matter_id=research_matter.pk, purpose="enrichment")
+    assert call.input_tokens == 3000 and call.dollars > 0
+    sent = json.dumps(replay.requests[-1].body)
+    assert "<document" in sent and "data, not instructions" in sent

@@ -16,9 +16,10 @@ import re
 import time
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.documents.case_cards import case_cards_link, deferred_linking
+from legalnav.documents.case_cards import case_card_enrich, case_cards_link, deferred_linking
 from legalnav.documents.models import CaseCard, Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
 from legalnav.documents.services import DocumentRejected, document_add, document_index
@@ -40,6 +41,11 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, default=0, help="Load at most this many files.")
         parser.add_argument(
             "--names", default="", help="Only these file stems, comma-separated (e.g. C1,C14)."
+        )
+        parser.add_argument(
+            "--enrich",
+            action="store_true",
+            help="Also ask Claude for issues, holdings and outcome, each quoted (needs a key).",
         )
 
     def handle(self, *args: object, **opts: object) -> None:
@@ -81,8 +87,10 @@ class Command(BaseCommand):
             files = files[: int(opts["limit"])]  # type: ignore[call-overload]
         if not files:
             raise CommandError("No judgment files to load.")
+        if opts["enrich"] and not settings.ANTHROPIC_API_KEY:
+            raise CommandError("--enrich needs ANTHROPIC_API_KEY (Claude).")
         started = time.perf_counter()
-        counts = {"indexed": 0, "unchanged": 0, "failed": 0}
+        counts = {"indexed": 0, "unchanged": 0, "failed": 0, "enriched": 0}
         with deferred_linking():
             for n, path in enumerate(files, 1):
                 try:
@@ -103,6 +111,9 @@ class Command(BaseCommand):
                     self.stderr.write(f"{path}: {outcome.message}")
                 else:
                     counts["indexed" if outcome.status == "indexed" else "unchanged"] += 1
+                    if opts["enrich"] and not settings.LLM_ENRICH_ON_INDEX:
+                        enrichment = case_card_enrich(document=doc)
+                        counts["enriched"] += 1 if enrichment and "error" not in enrichment else 0
                 if n % 100 == 0:
                     self.stdout.write(
                         f"{n}/{len(files)} files, {time.perf_counter() - started:.0f} s"
@@ -112,7 +123,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{counts['indexed']} indexed, {counts['unchanged']} unchanged, {counts['failed']} "
             f"failed in {time.perf_counter() - started:.0f} s; {cards} case cards in “{matter.name}”, "
-            f"{linked} citations linked to judgments of the matter."
+            f"{linked} citations linked to judgments of the matter"
+            + (f"; {counts['enriched']} enriched by Claude." if opts["enrich"] else ".")
         )
         if counts["failed"]:
             raise CommandError(f"{counts['failed']} of {len(files)} file(s) could not be loaded.")
