@@ -187,3 +187,14 @@ def test_research_eval_reports_routing_and_stance(capsys):
     assert stance["silver_uk_vs_silver_labels"]["n"] > 400
     sample = stance["hand_checked_sample"]
     assert sample["n"] >= 40 and 0 < sample["silver_agrees_with_hand"] < 1
+
+
+def test_long_questions_are_embedded_in_windows():
+    from legalnav.answers.research.search import WINDOW_WORDS, query_windows
+
+    words = [f"w{i}" for i in range(400)]
+    windows = query_windows(" ".join(words))
+    assert len(windows) > 1 and all(len(w.split()) <= WINDOW_WORDS for w in windows)
+    covered = {w for window in windows for w in window.split()}
+    assert covered == set(words)  # nothing of the question is left out
+    assert query_windows("a short question") == ["a short question"]

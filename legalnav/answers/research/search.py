@@ -41,8 +41,9 @@ MODES = ("bm25", "dense", "hybrid")
 
 
 class JudgmentSearch:
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, *, windows: bool = True) -> None:
         self.corpus = corpus
+        self.windows = windows
         self._matrix: np.ndarray | None = None
         self._first: list[int] | None = None
 
@@ -70,8 +71,11 @@ class JudgmentSearch:
             rows = np.arange(corpus.size)
             corpus._ensure_vectors(rows)  # noqa: SLF001 - cached per document, embedded once
             self._matrix = np.vstack([d.vectors for d in corpus.docs if len(d.passages)])
-        q = corpus.embedder.encode([question])[0]
-        return self._matrix @ q
+        windows = query_windows(question) if self.windows else [question]
+        vectors = corpus.embedder.encode(windows)
+        # A long statement of facts does not fit the embedding model's window (256 tokens):
+        # each window of it is a query, and a passage scores as its best window.
+        return (self._matrix @ vectors.T).max(axis=1)
 
     def passage_scores(self, question: str, mode: str) -> dict[str, np.ndarray]:
         scores: dict[str, np.ndarray] = {}
@@ -152,6 +156,21 @@ class JudgmentSearch:
             best_scores = {name: b[d] for name, b in doc_best.items() if d in b}
             out.append(JudgmentHit(d, float(score), by_doc.get(d, []), ranks, best_scores))
         return out
+
+
+WINDOW_WORDS = 150  # about 200 tokens: inside the default embedding model's 256
+WINDOW_OVERLAP = 30
+
+
+def query_windows(
+    question: str, words: int = WINDOW_WORDS, overlap: int = WINDOW_OVERLAP
+) -> list[str]:
+    """A question cut into overlapping windows of ``words`` words (one window when it fits)."""
+    parts = question.split()
+    if len(parts) <= words:
+        return [question]
+    step = words - overlap
+    return [" ".join(parts[i : i + words]) for i in range(0, max(1, len(parts) - overlap), step)]
 
 
 def _top_rows(scores: np.ndarray, n: int, allowed: np.ndarray | None = None) -> list[int]:
