@@ -43,6 +43,7 @@ urlpatterns = [
     ),
     # Ask, answers, history, compare, memos (legalnav/answers/urls.py).
     path("", include("legalnav.answers.urls")),
+    path("", include("legalnav.evaluation.urls")),
     path("api/", include("legalnav.api.urls")),
     path("settings/api-tokens/", include("legalnav.api.page_urls")),
     path("mcp", mcp_needs_asgi, name="mcp"),

@@ -189,8 +189,12 @@ class Fact:
     text: str  # as written
 
 
-def extract_facts(text: str) -> list[Fact]:
-    """The key facts stated in ``text``, each once, in order of appearance."""
+def extract_facts(text: str, *, places_anywhere: bool = False) -> list[Fact]:
+    """The key facts stated in ``text``, each once, in order of appearance.
+
+    A place counts as a jurisdiction only after words such as "laws of" or "courts of", since
+    "Washington" is also a name; ``places_anywhere`` drops that condition for a reference
+    answer, where a bare "New York" (CUAD's governing-law answers) is the fact itself."""
     text = _fold(text or "")
     found: dict[tuple[str, str], Fact] = {}
 
@@ -241,7 +245,9 @@ def extract_facts(text: str) -> list[Fact]:
         add("clause", f"{_KIND.get(kind, kind)}:{m.group('num').lower()}", m.group(0))
     lower = text.lower()
     for m in _JURISDICTION.finditer(lower):
-        if _JURISDICTION_CONTEXT.search(lower[max(0, m.start() - 90) : m.start()]):
+        if places_anywhere or _JURISDICTION_CONTEXT.search(
+            lower[max(0, m.start() - 90) : m.start()]
+        ):
             add("jurisdiction", m.group(1), m.group(0))
     for name, raw in _parties(text):
         add("party", name, raw)
@@ -330,7 +336,7 @@ class FactScore:
 
 def key_fact_score(reference: str, answer: str) -> FactScore:
     """The reference's key facts and those of them the answer states."""
-    wanted = extract_facts(reference)
+    wanted = extract_facts(reference, places_anywhere=True)
     have = {(f.kind, f.key) for f in extract_facts(answer)}
     return FactScore(wanted, [f for f in wanted if fact_in(f, have, answer)])
 

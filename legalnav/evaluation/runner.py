@@ -46,6 +46,7 @@ ANSWER_MAX_TOKENS = 1500
 CORPUS_CACHE = 4  # ad-hoc corpora kept in memory (one question set usually reuses one)
 SPAN_KS = (1, 5, 10)
 DOCUMENT_KS = (1, 10, 100)
+SNIPPET_CHARS = 240  # characters of each hit kept for the drill-down page
 
 
 def check_mode(mode: str) -> str:
@@ -389,6 +390,11 @@ def evaluate_item(
                 "node": docs[h.doc].nodes[h.node].node_id
                 if docs is not None and getattr(h, "node", -1) >= 0
                 else "",
+                # The opening of the text, for the drill-down page (the whole range for inject
+                # would be the whole document).
+                "text": " ".join(texts[h.doc][h.start : h.start + SNIPPET_CHARS * 2].split())[
+                    :SNIPPET_CHARS
+                ],
             }
             for h in hits
         ]
@@ -468,7 +474,10 @@ def evaluate_item(
             ).as_dict()
             result.latency_ms += (time.perf_counter() - t0) * 1000
     except Exception as exc:  # one question failing must not stop a run of thousands
-        logger.exception("evaluating %s in %s failed", item.id, mode)
+        if isinstance(exc, ValueError | OSError):  # a mode or file that cannot work: no trace
+            logger.warning("evaluating %s in %s failed: %s", item.id, mode, exc)
+        else:
+            logger.exception("evaluating %s in %s failed", item.id, mode)
         result.error = f"{exc.__class__.__name__}: {exc}"[:2000]
         result.latency_ms = (time.perf_counter() - started) * 1000
     return result

@@ -321,6 +321,20 @@ def _pct(values: list[float], q: float) -> float | None:
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
+def _level_keys(ks: tuple[int, ...], *extra: str) -> frozenset[str]:
+    from legalnav.evaluation.metrics import ranking_metrics
+
+    return frozenset(ranking_metrics([], 1, ks)) | frozenset(extra)
+
+
+# The metrics every question has at each level (a failed question counts zero on each).
+_LEVEL_KEYS = {
+    "span": _level_keys((1, 5, 10), "coverage"),
+    "node": _level_keys((1, 5, 10)),
+    "document": _level_keys((1, 10, 100), "average_precision"),
+}
+
+
 def primary_level(gold_set: str) -> str:
     return "document" if gold_set == "aila" else "span"
 
@@ -338,7 +352,10 @@ def _level_summary(rows: list[EvaluationItem], level: str, count_errors: bool) -
             entries.append({})
     if not entries:
         return {}
-    keys = sorted({key for m in entries for key in m if isinstance(m.get(key), int | float)})
+    keys = sorted(
+        {key for m in entries for key in m if isinstance(m.get(key), int | float)}
+        | _LEVEL_KEYS[level]
+    )
     out: dict[str, Any] = {"n": len(entries)}
     for key in keys:
         values = [float(m.get(key, 0.0)) for m in entries]

@@ -58,6 +58,12 @@ def test_a_name_of_a_place_needs_a_law_or_venue_context():
     assert ("jurisdiction", "washington") in keys("the courts of the State of Washington")
 
 
+def test_a_bare_place_in_a_reference_is_the_governing_law_fact():
+    score = key_fact_score("New York", "governed by the laws of the State of New York [D1:s9]")
+    assert score.score == 1.0
+    assert key_fact_score("Minnesota", "governed by Delaware law").score == 0.0
+
+
 def test_key_fact_score_normalises_forms():
     reference = "A $30 million cash payment; principal of $500 million on July 3, 2031."
     answer = "The borrower paid $30,000,000 [D1:s2.01]; maturity 3 July 2031."

@@ -13,6 +13,7 @@ completes it without redoing them.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -114,6 +115,9 @@ class Command(BaseCommand):
         if opts["out"]:
             run.output_path = str(Path(str(opts["out"])).resolve())
             run.save(update_fields=["output_path"])
+        # A terminated process (kill, a container stopping) stops like Ctrl-C: the run is marked
+        # interrupted, new embeddings are flushed to the cache, and the JSON is written.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             progress = evaluation_run_execute(run=run, report=self.stderr.write)
         except KeyboardInterrupt:
@@ -122,6 +126,8 @@ class Command(BaseCommand):
             ) from None
         except (EvaluationError, gold.GoldError) as exc:
             raise CommandError(str(exc)) from exc
+        finally:
+            signal.signal(signal.SIGTERM, previous)
         run.refresh_from_db()
         self.stderr.write(
             f"run {run.pk} {run.status}: {progress.done} computed, {progress.skipped} kept from "
@@ -132,6 +138,10 @@ class Command(BaseCommand):
         else:
             self.stdout.write(format_summary(run.summary))
         sys.stdout.flush()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _cell(rate: object) -> str:
