@@ -1,6 +1,6 @@
 #!/bin/sh
 # Entry point of the legalnav image: optionally migrate, then run the given command
-# (gunicorn by default, `celery -A legalnav worker ...` for the worker).
+# (uvicorn by default, `celery -A legalnav worker ...` for the worker).
 set -eu
 
 if [ "${RUN_MIGRATIONS:-0}" = "1" ]; then
