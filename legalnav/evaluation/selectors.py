@@ -231,6 +231,35 @@ class Point:
     tokens: float
     rate: float
     colour: str
+    label_x: float = 0.0
+    label_y: float = 0.0
+    show_label: bool = True  # False where it would cover another label (the legend names all)
+
+
+LABEL_CHAR_WIDTH = 6.2  # px per character at the chart's 11px label size (approximate)
+LABEL_HEIGHT = 13
+
+
+def _place_labels(points: list[Point], left_edge: float, right_edge: float) -> None:
+    """Put each point's label beside it without covering an earlier label: try above-right,
+    then lower slots, then the left side; hide it when nothing fits (the legend still has it)."""
+    placed: list[tuple[float, float, float, float]] = []
+    for p in sorted(points, key=lambda q: (q.y, q.x)):
+        width = LABEL_CHAR_WIDTH * len(p.label)
+        candidates = [(p.x + 8, p.y - 6 + dy) for dy in (0, 13, -13, 26, -26)]
+        candidates += [(p.x - 8 - width, p.y - 6 + dy) for dy in (0, 13, -13)]
+        for lx, ly in candidates:
+            box = (lx, ly - LABEL_HEIGHT + 3, lx + width, ly + 3)
+            if box[2] > right_edge or box[0] < left_edge:
+                continue
+            if all(
+                box[2] < b[0] or box[0] > b[2] or box[3] < b[1] or box[1] > b[3] for b in placed
+            ):
+                p.label_x, p.label_y = round(lx, 1), round(ly, 1)
+                placed.append(box)
+                break
+        else:
+            p.show_label = False
 
 
 @dataclass(slots=True)
@@ -281,10 +310,10 @@ def recall_chart(*, runs: list[EvaluationRun], width: int = 720, height: int = 3
             raw.append((label, float(tokens), rate))
     if not raw:
         return None
-    lo = math.floor(math.log10(min(t for _, t, _ in raw)))
-    hi = math.ceil(math.log10(max(t for _, t, _ in raw)))
-    if hi == lo:
-        hi = lo + 1
+    lo = math.log10(min(t for _, t, _ in raw)) - 0.08
+    hi = math.log10(max(t for _, t, _ in raw)) + 0.08
+    if hi - lo < 0.5:  # a single footprint: give the axis some width
+        lo, hi = lo - 0.25, hi + 0.25
     plot_w, plot_h = width - left - right, height - top - bottom
 
     def x_of(tokens: float) -> float:
@@ -306,7 +335,13 @@ def recall_chart(*, runs: list[EvaluationRun], width: int = 720, height: int = 3
         )
         for i, (label, tokens, rate) in enumerate(raw)
     ]
-    x_ticks = [Tick(x_of(10**e), f"{10**e:,}") for e in range(lo, hi + 1)]
+    _place_labels(points, left_edge=left + 2, right_edge=width - 4)
+    x_ticks = [
+        Tick(x_of(m * 10**e), f"{m * 10**e:,}")
+        for e in range(math.floor(lo), math.ceil(hi) + 1)
+        for m in (1, 2, 5)
+        if lo <= math.log10(m * 10**e) <= hi
+    ]
     y_ticks = [Tick(y_of(v / 4), f"{v / 4:.2f}") for v in range(5)]
     metric = "R@10" if all(primary_level(r.gold_set) != "document" for r in runs) else "R@10/R@100"
     return Chart(width, height, left, right, top, bottom, points, x_ticks, y_ticks, metric)

@@ -150,3 +150,63 @@ def test_question_list_pages_with_htmx_and_filters_misses(client, run, creator):
 
 def test_summary_is_stable_when_recomputed(run):
     assert run_summarise(run=run) == run.summary
+
+
+def _summary(points: dict[str, tuple[float, int, int]]) -> dict:
+    return {
+        "modes": {
+            mode: {
+                "footprint_tokens": tokens,
+                "span": {
+                    "hit@10": {
+                        "rate": k / n,
+                        "low": max(0, k / n - 0.1),
+                        "high": min(1, k / n + 0.1),
+                        "k": k,
+                        "n": n,
+                    }
+                },
+            }
+            for mode, (tokens, k, n) in points.items()
+        }
+    }
+
+
+def test_chart_places_modes_on_a_log_footprint_axis_without_overlapping_labels():
+    from legalnav.evaluation.selectors import LABEL_HEIGHT, recall_chart
+
+    run = EvaluationRun(
+        pk=1,
+        gold_set="cuad",
+        summary=_summary(
+            {
+                "inject": (20000, 100, 100),
+                "navembed": (1800, 87, 100),
+                "navembed:bm25": (1400, 74, 100),
+                "naive:bm25": (1037, 66, 100),
+                "naive:dense": (1037, 64, 100),
+                "naive:rrf": (1037, 69, 100),
+            }
+        ),
+    )
+    chart = recall_chart(runs=[run])
+    assert chart is not None
+    by = {p.label: p for p in chart.points}
+    assert by["naive:bm25"].x < by["navembed:bm25"].x < by["navembed"].x < by["inject"].x
+    # log scale: 1,037 -> 20,000 is ~1.29 decades; 1,800 -> 20,000 ~1.05
+    span = by["inject"].x - by["naive:bm25"].x
+    assert (by["inject"].x - by["navembed"].x) / span == pytest.approx(
+        (4.30103 - 3.25527) / (4.30103 - 3.01578), abs=0.01
+    )
+    assert by["inject"].y == chart.top and by["inject"].y_high == chart.top  # rate 1.0 on top
+    assert by["naive:dense"].y_low > by["naive:dense"].y > by["naive:dense"].y_high
+    shown = [p for p in chart.points if p.show_label]
+    for i, a in enumerate(shown):
+        for b in shown[i + 1 :]:
+            apart_x = (
+                a.label_x + 6.2 * len(a.label) < b.label_x
+                or b.label_x + 6.2 * len(b.label) < a.label_x
+            )
+            assert apart_x or abs(a.label_y - b.label_y) >= LABEL_HEIGHT
+    assert all(chart.left <= p.label_x for p in shown)
+    assert recall_chart(runs=[EvaluationRun(pk=2, gold_set="cuad", summary={})]) is None
