@@ -13,39 +13,88 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.cache import cache
+
+from legalnav.answers.models import Query
+from legalnav.documents.models import Document
+from legalnav.matters.models import AuditEvent, Matter
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make to set up
 # data are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+def _answers(item) -> bool:  # type: ignore[no-untyped-def]
+    return "answering" in getattr(item, "fixturenames", ())
+
+
 def pytest_collection_modifyitems(session, config, items) -> None:  # type: ignore[no-untyped-def]
-    """Tests that answer questions (the ``bioamber`` fixture) run after the others, so that the
-    embedding model, which takes many seconds to load on a CPU, loads in the background while
-    the upload and reader tests run (see ``_warm_embedder``)."""
-    items.sort(key=lambda item: "bioamber" in getattr(item, "fixturenames", ()))
+    """Tests that answer questions (those using the ``answering`` fixture) run after the others,
+    so that the embedding model, which takes many seconds to load on a CPU, loads in the
+    background while the upload and reader tests run (see ``_warm_embedder``)."""
+    items.sort(key=_answers)
+
+
+def _warm_up(folder: Path) -> None:
+    """Load the embedding model and embed the demo pair's passages into the session's index
+    cache. Vectors are cached by passage text, so the first answer in a test finds them there
+    instead of embedding the matter while the browser waits."""
+    import numpy as np
+    from django.conf import settings
+
+    from legalnav.documents.parsing.extract import extract_text
+    from legalnav.retrieval.embeddings import get_embedder
+    from legalnav.retrieval.engine import Corpus
+    from legalnav.retrieval.index import IndexCache
+    from tests.conftest import demo_bytes
+
+    embedder = get_embedder()
+    cache = IndexCache(folder)
+    for name in (
+        "bioamber-development-agreement.txt",
+        "bioamber-development-agreement-first-amendment.txt",
+    ):
+        limit = settings.LEGALNAV_MAX_UPLOAD_BYTES
+        doc = cache.get(extract_text(demo_bytes(name), name, max_bytes=limit).text)
+        corpus = Corpus([doc], embedder=embedder, cache=cache)
+        corpus._ensure_vectors(np.arange(corpus.size))  # noqa: SLF001 - as embed_document_text
+    cache.flush()
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _warm_embedder(request) -> Iterator[None]:  # type: ignore[no-untyped-def]
-    """Load the embedding model in a background thread when some test will answer a question.
-    The embedder's own lock makes a caller wait for this load instead of loading it twice."""
-    if not any("bioamber" in getattr(i, "fixturenames", ()) for i in request.session.items):
-        yield
+def _warm_embedder(  # type: ignore[no-untyped-def]
+    request, _index_cache_dir: Path
+) -> Iterator[threading.Thread | None]:
+    """When some test will answer a question, warm up (``_warm_up``) in a background thread
+    while the other tests run. The embedder's lock makes a caller wait for the model's load
+    rather than load it twice; ``answering`` waits for the whole warm-up."""
+    if not any(_answers(i) for i in request.session.items):
+        yield None
         return
     from legalnav.retrieval.embeddings import get_embedder
 
-    embedder = get_embedder()
-    thread = threading.Thread(target=embedder._load, name="warm-embedder", daemon=True)
+    get_embedder()  # made once here: the cached factory is not itself thread-safe
+    thread = threading.Thread(
+        target=_warm_up, args=(_index_cache_dir,), name="warm-embedder", daemon=True
+    )
     thread.start()
-    yield
+    yield thread
     thread.join()
+
+
+@pytest.fixture
+def answering(_warm_embedder: threading.Thread | None) -> None:
+    """For a test that answers questions (the offline answerer retrieves with the embedding
+    model): waits until the model has loaded."""
+    if _warm_embedder is not None:
+        _warm_embedder.join()
 
 
 CHROMIUM = os.environ.get("LEGALNAV_CHROMIUM", "/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 PASSWORD = "pw-for-tests"  # tests.conftest.UserFactory's password
+QUESTION = "Which state's law governs the Development Agreement?"
 
 
 @pytest.fixture(scope="session")
@@ -80,37 +129,60 @@ def _fresh_rate_limit() -> Iterator[None]:
 
 @dataclass
 class Bioamber:
-    matter: object
-    owner: object
-    base: object
-    amendment: object
-    inject: object  # "Which state's law governs...?" answered in inject mode
-    navindex: object  # the same question answered later in navindex mode
+    matter: Matter
+    owner: User
+    base: Document  # D: the development agreement
+    amendment: Document  # its first amendment
+    inject: Query | None = None  # the governing-law question answered in inject mode
+    navindex: Query | None = None  # the same question answered after it in navindex mode
 
 
 @pytest.fixture
-def bioamber() -> Bioamber:
-    """A matter with the demo's development agreement and its amendment indexed, an owner, and
-    the governing-law question answered twice (inject, then navindex) by the offline answerer."""
-    from legalnav.answers.services import query_answer, query_create
+def bioamber_docs() -> Bioamber:
+    """A matter named "BioAmber development" with an owner and the demo's development agreement
+    and its first amendment indexed (with the audit rows the upload page would write)."""
+    from legalnav.matters.audit import audit_record
     from tests.conftest import MatterFactory, MembershipFactory, index_bioamber_pair
 
     matter = MatterFactory(name="BioAmber development", description="Cargill and BioAmber, 2010")
     owner = MembershipFactory(matter=matter).user
     base, amendment = index_bioamber_pair(matter)
-    answered = []
-    for mode in ("inject", "navindex"):
-        query = query_create(
+    for doc in (base, amendment):
+        audit_record(
             matter=matter,
             user=owner,
-            question="Which state's law governs the Development Agreement?",
-            mode=mode,
-            enqueue=False,
+            action=AuditEvent.Action.UPLOADED,
+            target=f"{doc.key} {doc.title} ({doc.original_filename})",
+            detail={"filename": doc.original_filename, "sha256": doc.sha256},
         )
-        query = query_answer(query_id=query.pk)
-        assert query is not None and query.status == "answered", query and query.error_message
-        answered.append(query)
-    return Bioamber(matter, owner, base, amendment, *answered)
+    return Bioamber(matter, owner, base, amendment)
+
+
+@pytest.fixture
+def bioamber(bioamber_docs: Bioamber, answering: None) -> Bioamber:
+    """``bioamber_docs`` with the governing-law question answered twice by the offline
+    answerer (inject, then navindex), as the ask page would have recorded it."""
+    from legalnav.answers.services import query_answer, query_create
+    from legalnav.matters.audit import audit_record
+
+    b = bioamber_docs
+    answered: list[Query] = []
+    for mode in ("inject", "navindex"):
+        query = query_create(
+            matter=b.matter, user=b.owner, question=QUESTION, mode=mode, enqueue=False
+        )
+        done = query_answer(query_id=query.pk)
+        assert done is not None and done.status == "answered", done and done.error_message
+        audit_record(
+            matter=b.matter,
+            user=b.owner,
+            action=AuditEvent.Action.ASKED,
+            target=f"question Q{done.pk}",
+            detail={"query_id": done.pk, "mode": mode, "question": done.question},
+        )
+        answered.append(done)
+    b.inject, b.navindex = answered
+    return b
 
 
 def _page(context):  # type: ignore[no-untyped-def]
@@ -142,7 +214,7 @@ def sign_in(page, username: str, password: str = PASSWORD) -> None:  # type: ign
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state("networkidle")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def shot(page, name: str, *, full_page: bool = True) -> Path:  # type: ignore[no-untyped-def]

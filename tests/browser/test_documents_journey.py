@@ -46,16 +46,17 @@ def test_upload_a_real_agreement_and_watch_it_get_indexed(page, queued_tasks) ->
     )
     page.get_by_role("button", name="Upload and index").click()
     page.wait_for_url(f"**/matters/{member.matter.pk}/")
-    expect(page.locator(".messages")).to_contain_text(
-        "Added “bioamber-development-agreement.txt” as D1; indexing has started."
-    )
     doc = Document.objects.get(matter=member.matter)
+    expect(page.locator(".messages")).to_contain_text(
+        f"Added “bioamber-development-agreement.txt” as {doc.key}; indexing has started."
+    )
     row = page.locator(f"#doc-{doc.pk}")
     # No worker yet: the row says queued, shows a progress bar, and the table polls.
     expect(row.locator(".pill")).to_have_text("Queued")
     expect(row.get_by_role("progressbar")).to_be_visible()
     expect(page.locator("#documents")).to_have_attribute("hx-trigger", "every 2s")
     page.evaluate("window.__same_page = true")  # gone if anything reloads the page
+    shot(page, "1280-matter-indexing")
 
     with start_worker(celery_app, perform_ping_check=False, shutdown_timeout=10):
         expect(row.locator(".pill")).to_have_text("Indexed", timeout=30_000)
@@ -99,6 +100,7 @@ def test_reader_cross_reference_defined_term_and_as_amended_note(page) -> None:
     term.hover()
     expect(tip).to_be_visible()
     expect(tip).to_contain_text("“Work Plan”:")
+    shot(page, "1280-reader-term-tip", full_page=False)
     page.mouse.move(0, 0)
     expect(tip).to_be_hidden()
     cb1 = page.locator("#recitals\\(C\\) a.term", has_text="CB1").first
