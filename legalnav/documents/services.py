@@ -239,7 +239,8 @@ def document_index(*, document_id: int) -> IndexOutcome:
         if locked.guess_metadata:
             if parsed.title:
                 update["title"] = _display_title(parsed.title)
-            update["kind"] = parsed.kind
+            if locked.kind == Document.Kind.AGREEMENT:  # the default: a kind given is kept
+                update["kind"] = parsed.kind
         if locked.effective_date is None and parsed.effective_date is not None:
             update["effective_date"] = parsed.effective_date
         Document.objects.filter(pk=doc.pk).update(**update)

@@ -178,3 +178,10 @@ def test_claude_enrichment_keeps_only_quoted_items(research_matter, replay, sett
     assert call.input_tokens == 3000 and call.dollars > 0
     sent = json.dumps(replay.requests[-1].body)
     assert "<document" in sent and "data, not instructions" in sent
+
+
+def test_a_kind_given_at_upload_is_kept_when_the_title_is_guessed(research_matter):
+    doc = _add(research_matter, "C1781", kind=Document.Kind.JUDGMENT)
+    assert doc.kind == Document.Kind.JUDGMENT and doc.guess_metadata
+    assert CaseCard.objects.filter(document=doc).exists()
+    assert doc.title == "Madhu Mehta v Union Of India"

@@ -155,3 +155,9 @@ def _first_demo() -> str:
     from tests.conftest import DEMO
 
     return sorted(p.name for p in DEMO.iterdir() if p.suffix in (".txt", ".htm", ".html"))[0]
+
+
+def test_an_order_of_the_court_reads_as_a_judgment():
+    # Madhu Mehta v Union of India: "JUDGMENT:" and the court line, few party words.
+    assert looks_like_judgment(aila_text("C1781"))
+    assert looks_like_judgment(aila_text("C2342"))

@@ -125,7 +125,8 @@ class Filters:
     negative_treatment: bool = False
     court: str = ""
     criminal: bool | None = None
-    phrase: list[str] = field(default_factory=list)  # topic words, in order
+    phrase: list[str] = field(default_factory=list)  # topic words (index tokens), in order
+    phrase_text: str = ""  # the same words as the question wrote them
     case_doc: int | None = None  # one named judgment (corpus position)
     fact: str = ""  # what is asked about it (a key of _FIELDS)
     paragraph: int | None = None
@@ -157,7 +158,7 @@ class Filters:
         if self.criminal is not None:
             out.append("criminal" if self.criminal else "civil")
         if self.phrase:
-            out.append("mentions ‘" + " ".join(self.phrase) + "’")
+            out.append("mentions ‘" + (self.phrase_text or " ".join(self.phrase)) + "’")
         return out
 
     @property
@@ -278,6 +279,12 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
             for t in tokenize(q)
             if t not in _FRAME and t not in consumed and not t.isdigit() and len(t) > 1
         ]
+    wanted = set(f.phrase)
+    f.phrase_text = " ".join(
+        w
+        for w in re.findall(r"[A-Za-z0-9']+", quoted.group(1) if quoted else q)
+        if set(tokenize(w)) & wanted
+    )
     return f
 
 

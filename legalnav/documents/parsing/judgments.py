@@ -29,7 +29,7 @@ from typing import Any
 _JUDGMENT_SIGNS = re.compile(
     r"Supreme Court of India|The Judgment was delivered by|The Order of the Court was|"
     r"Neutral Citation Number|IN THE COURT OF APPEAL|IN THE HIGH COURT|IN THE SUPREME COURT|"
-    r"Judgment Approved by the court|JUDGMENT\s*\n|\bLord Justice\b|\bHon'?ble\b|"
+    r"Judgment Approved by the court|JUDGMENT\s*:?\s*\n|\bJ\.\s*:|\bLord Justice\b|\bHon'?ble\b|"
     r"\bthe (?:appellant|respondent|petitioner)s?\b",
     re.IGNORECASE,
 )
@@ -39,7 +39,10 @@ def looks_like_judgment(text: str) -> bool:
     """Whether the text reads as a court judgment (two distinct signs in its opening part, or
     one in the header and appellant/respondent language throughout)."""
     head = text[:6000]
-    signs = {m.group(0).lower() for m in _JUDGMENT_SIGNS.finditer(head)}
+    signs = {" ".join(m.group(0).lower().split()) for m in _JUDGMENT_SIGNS.finditer(head)}
+    first = next((ln for ln in head.split("\n") if ln.strip()), "")
+    if _V.search(first) and len(first) < 300:
+        signs.add("a case name opens the text")
     if len(signs) >= 2:
         return True
     parties = len(re.findall(r"\b(?:appellant|respondent|petitioner)s?\b", text[:40000], re.I))
