@@ -52,6 +52,9 @@ class Command(BaseCommand):
         )
         parser.add_argument("--matter", default="", help="latency: the research matter.")
         parser.add_argument("--repeat", type=int, default=3, help="latency: warm repetitions.")
+        parser.add_argument(
+            "--routes", default="simple,deep", help="latency: which questions (simple, deep)."
+        )
 
     def handle(self, *args: object, **opts: object) -> None:
         what = str(opts["what"])
@@ -150,7 +153,10 @@ class Command(BaseCommand):
         if settings.ANTHROPIC_API_KEY:
             raise CommandError("latency is measured offline: unset ANTHROPIC_API_KEY.")
         out: dict[str, object] = {"matter": matter.name, "judgments": matter.documents.count()}
+        wanted = {r.strip() for r in str(opts["routes"]).split(",")}
         for label, question in (("simple", SIMPLE_QUESTION), ("deep", DEEP_QUESTION)):
+            if label not in wanted:
+                continue
             times = []
             steps: dict[str, int] = {}
             for _ in range(1 + int(opts["repeat"])):  # type: ignore[call-overload]
