@@ -19,6 +19,7 @@ from tests.conftest import DEMO, MatterFactory, MembershipFactory, index_bioambe
 pytestmark = pytest.mark.django_db(transaction=True)
 
 AGREEMENT = DEMO / "bioamber-development-agreement.txt"
+AMENDMENT = DEMO / "bioamber-development-agreement-first-amendment.txt"
 
 
 @pytest.fixture
@@ -71,6 +72,38 @@ def test_upload_a_real_agreement_and_watch_it_get_indexed(page, queued_tasks) ->
     assert page.evaluate("window.__same_page") is True
     assert page.js_errors == []
     shot(page, "matter-after-upload")
+
+
+DROP = """(form, files) => {
+  const data = new DataTransfer();
+  for (const [name, text] of files) data.items.add(new File([text], name, {type: "text/plain"}));
+  for (const type of ["dragenter", "dragover", "drop"]) {
+    form.dispatchEvent(new DragEvent(type, {bubbles: true, cancelable: true, dataTransfer: data}));
+  }
+}"""
+
+
+def test_drop_two_files_on_the_upload_box_and_both_are_added(page) -> None:
+    member = MembershipFactory(matter=MatterFactory(name="Dropped files"))
+    sign_in(page, member.user.username)
+    page.goto(f"/matters/{member.matter.pk}/")
+    form = page.locator("form[data-dropzone]")
+    names = [AGREEMENT.name, AMENDMENT.name]
+    files = [[AGREEMENT.name, AGREEMENT.read_text()], [AMENDMENT.name, AMENDMENT.read_text()]]
+    form.evaluate(DROP, files)  # what a browser does when files are dropped on the box
+    # desk.js put the dropped files into the form's file input and listed them.
+    assert page.locator("#upload-files").evaluate("i => [...i.files].map(f => f.name)") == names
+    expect(page.locator("[data-chosen] li")).to_have_count(2)
+    page.get_by_role("button", name="Upload and index").click()
+    page.wait_for_url(f"**/matters/{member.matter.pk}/")
+    for name in names:
+        expect(page.locator(".messages")).to_contain_text(f"Added “{name}”")
+    docs = Document.objects.filter(matter=member.matter)
+    assert sorted(d.original_filename for d in docs) == sorted(names)
+    # Indexed by the time the page shows them (tasks run at once on the embedded default).
+    for doc in docs:
+        expect(page.locator(f"#doc-{doc.pk} .pill")).to_have_text("Indexed")
+    assert page.js_errors == []
 
 
 def test_reader_cross_reference_defined_term_and_as_amended_note(page) -> None:
