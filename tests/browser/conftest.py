@@ -92,7 +92,7 @@ def _warm_embedder(  # type: ignore[no-untyped-def]
 @pytest.fixture
 def answering(_warm_embedder: threading.Thread | None) -> None:
     """For a test that answers questions (the offline answerer retrieves with the embedding
-    model): waits until the model has loaded."""
+    model): waits until the warm-up has loaded the model and embedded the demo pair."""
     if _warm_embedder is not None:
         _warm_embedder.join()
 
