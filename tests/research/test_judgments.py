@@ -161,3 +161,12 @@ def test_an_order_of_the_court_reads_as_a_judgment():
     # Madhu Mehta v Union of India: "JUDGMENT:" and the court line, few party words.
     assert looks_like_judgment(aila_text("C1781"))
     assert looks_like_judgment(aila_text("C2342"))
+
+
+def test_transcript_with_a_numeric_date_and_spaced_colons():
+    card = case_card(uk_text("2020-ewca-1058-civ"))  # "Date: 11/08/2020", "Between :"
+    assert card.decided == date(2020, 8, 11)
+    assert card.case_name.startswith("R (on the application of Edward BRIDGES) v ")
+    assert card.judges[-1] == "LORD JUSTICE SINGH"
+    hoareau = case_card(uk_text("2020-ewca-1010-civ"))
+    assert hoareau.decided == date(2020, 7, 30)  # not the hearing date

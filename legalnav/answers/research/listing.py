@@ -28,7 +28,8 @@ _FRAME = frozenset(
     judgments judgment decisions decision appeals appeal matters matter involve involving involved
     involves mention mentioning mentions about concerning regarding under do does did have has
     had where court courts please tell ones one count number it its their them they not
-    decided delivered written authored supreme""".split()
+    decided delivered written authored supreme cite cites cited citing apply applies applied
+    applying refer refers referred""".split()
 )
 OUTCOME_WORDS = {
     "partly allowed": "partly_allowed",

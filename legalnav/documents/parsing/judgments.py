@@ -392,6 +392,7 @@ _MONTHS = "January|February|March|April|May|June|July|August|September|October|N
 _DATE_LINE = re.compile(
     rf"^\s*(?:Date:\s*)?(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTHS}),?\s+(\d{{4}})\s*$", re.I | re.M
 )
+_DATE_NUMERIC = re.compile(r"\bDate\s*:\s*(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _DATE_ANY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTHS}),?\s+(\d{{4}})\b", re.I)
 _COURT = re.compile(
     r"Supreme Court of India|Supreme Court of the United Kingdom|House of Lords|Privy Council|"
@@ -550,12 +551,24 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
     card.neutral_citation = m.group(1) if m else ""
     m = _COURT.search(header) or _COURT.search(text[:8000])
     card.court = _court_name(m.group(0)) if m else ""
-    m = _DATE_LINE.search(header) or _DATE_ANY.search(header)
+    # The judgment's own date line first ("26 September 1973", "Date: 30/07/2020"), then any
+    # date in the header (which may be a hearing date).
+    m = _DATE_LINE.search(header)
     card.decided = _to_date(m) if m else None
+    numeric = _DATE_NUMERIC.search(header)
+    if card.decided is None and numeric:
+        try:
+            day, month, year = (int(x) for x in numeric.groups())
+            card.decided = date(year, month, day)
+        except ValueError:
+            card.decided = None
+    if card.decided is None:
+        m = _DATE_ANY.search(header)
+        card.decided = _to_date(m) if m else None
     m = _STATUS.search(header)
     card.judicial_treatment = " ".join(m.group(1).split()) if m else ""
 
-    if "Between:" in header or "- and -" in header:
+    if re.search(r"\bBetween\s*:", header) or "- and -" in header:
         _uk_parties(card, header)
         m = _UK_CASE_NO.search(header)
         card.case_number = m.group(1).strip() if m else ""
@@ -569,8 +582,12 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
         card.case_number = " ".join(m.group(1).split())[:200] if m else ""
         m = _DELIVERED.search(header)
         card.judges = _judges(m.group(1)) if m else []
-    if not card.case_name:
-        card.case_name = title
+    if not card.case_name or card.case_name.lower().startswith("neutral citation"):
+        # A transcript whose parties could not be read: its running title ("X v Y") if any.
+        running = next(
+            (ln for ln in nonblank if _V.search(ln) and len(ln) < 200 and ":" not in ln), ""
+        )
+        card.case_name = " ".join(running.split()) or title
     card.appellant_role = party_role(card.appellants)
     card.respondent_role = party_role(card.respondents)
     card.proceeding, card.criminal = _proceeding(card.case_number, text)
@@ -745,7 +762,7 @@ def _judges(raw: str) -> list[str]:
 
 
 def _uk_judges(header: str) -> list[str]:
-    m = re.search(r"Before\s*:?\s*\n(.*?)(?:\n\s*-\s*-|\nBetween)", header, re.S)
+    m = re.search(r"Before\s*:?\s*\n(.*?)(?:\n\s*-\s*-|\n\s*Between)", header, re.S)
     if not m:
         return []
     out = []
