@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import Count, Max
 
 from legalnav.answers.models import ResearchRun, ResearchStep
 from legalnav.answers.research import listing as listing_mod
@@ -173,24 +173,14 @@ def load_matter(matter_obj: Any, *, dense: bool = True) -> MatterView:  # noqa: 
         _SEARCHES.clear()  # one matter's vectors at a time: they can be large
         _SEARCHES[key] = search
     position = {d.pk: i for i, d in enumerate(mr.documents)}
-    stamp = CaseCard.objects.filter(document_id__in=list(position)).aggregate(
-        n=Sum("id"), updated=Sum("paragraph_count")
-    )
-    latest = (
-        CaseCard.objects.filter(document_id__in=list(position))
-        .order_by("-updated_at")
-        .values_list("updated_at", flat=True)
-        .first()
-    )
-    card_key = (tuple(sorted(position)), stamp["n"], latest)
+    rows = CaseCard.objects.filter(document__matter=matter_obj)
+    stamp = rows.aggregate(n=Count("id"), latest=Max("updated_at"))
+    card_key = (tuple(sorted(position)), stamp["n"], stamp["latest"])
     cached = _CARDS.get(card_key)
     if cached is None:
-        cards = {
-            position[c.document_id]: c
-            for c in CaseCard.objects.filter(document_id__in=list(position))
-        }
+        cards = {position[c.document_id]: c for c in rows if c.document_id in position}
         views = [_view(i, c) for i, c in sorted(cards.items())]
-        _CARDS.clear()
+        _CARDS.clear()  # one matter's cards at a time
         _CARDS[card_key] = cached = (cards, views)
     return MatterView(mr, search, cached[0], cached[1])
 
