@@ -344,13 +344,13 @@ def qa_items(path: Path | None = None, *, root: Path | None = None) -> list[Gold
         seen.add(row["id"])
         if not row["documents"]:
             raise GoldError(f"{where}: 'documents' is empty")
-        documents = [_resolve(d, root) for d in row["documents"]]
-        for d in documents:
-            if not d.is_file():
-                raise GoldError(f"{where}: document {d} does not exist")
-        index = {str(d): i for i, d in enumerate(documents)}
+        documents = [_resolve(name, root) for name in row["documents"]]
+        for path_ in documents:
+            if not path_.is_file():
+                raise GoldError(f"{where}: document {path_} does not exist")
+        index = {str(path_): i for i, path_ in enumerate(documents)}
 
-        spans = []
+        spans: list[tuple[int, int, int]] = []
         for quote in row.get("gold_quotes", []):
             d = _doc_of(quote, "gold_quotes", where, index, root)
             if not isinstance(quote.get("text"), str) or not quote["text"].strip():
@@ -362,7 +362,7 @@ def qa_items(path: Path | None = None, *, root: Path | None = None) -> list[Gold
                     f"{where}: quote not found in {row['documents'][d]}: {quote['text'][:80]!r}"
                 )
             spans.append((d, *found))
-        nodes = []
+        nodes: list[tuple[int, str]] = []
         for entry in row.get("gold_nodes", []):
             d = _doc_of(entry, "gold_nodes", where, index, root)
             if not isinstance(entry.get("node"), str):

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+from typing import Any, cast
 
 from legalnav.answers import citations
 from legalnav.answers.offline import Provision, answer_offline
@@ -30,6 +31,7 @@ from legalnav.llm import prompts
 from legalnav.llm.models import LLMCall
 from legalnav.llm.prices import PriceCard, Usage
 from legalnav.llm.tokens import count_tokens
+from legalnav.retrieval.embeddings import Embedder
 from legalnav.retrieval.engine import (
     Corpus,
     Hit,
@@ -116,7 +118,10 @@ class Workbench:
             reranker = get_reranker()
         self.cache_dir = cache_dir
         self.cache = IndexCache(cache_dir, keep=4000)
-        self.embedder = QuestionMemo(embedder) if embedder is not None else None
+        # Typed as the embedder it wraps: it has the same name, dimension and encode.
+        self.embedder = cast(
+            "Embedder | None", QuestionMemo(embedder) if embedder is not None else None
+        )
         self.reranker = reranker
         self._texts: dict[str, str] = {}
         self._retrievers: OrderedDict[tuple[str, ...], Retriever] = OrderedDict()
@@ -153,7 +158,9 @@ class Workbench:
         found = self._naive.get(key)
         if found is None:
             found = NaiveCorpus(
-                [self.text(p) for p in paths], embedder=self.embedder, cache_dir=self.cache_dir
+                [self.text(p) for p in paths],
+                embedder=self.embedder,
+                cache_dir=self.cache_dir,
             )
             self._naive[key] = found
             while len(self._naive) > CORPUS_CACHE:
@@ -367,7 +374,7 @@ def evaluate_item(
         texts = [bench.text(p) for p in item.documents]
         if mode in NAIVE_MODES:
             docs = None
-            hits = bench.naive(item.documents).search(item.question, mode, k)
+            hits: list[Any] = bench.naive(item.documents).search(item.question, mode, k)
             strategy, payload = mode, sum(h.end - h.start for h in hits)
         else:
             retriever = bench.retriever(item.documents)

@@ -29,7 +29,7 @@ def runs_visible(*, user: object) -> QuerySet[EvaluationRun]:
         return runs
     if not getattr(user, "is_authenticated", False):
         return runs.none()
-    return runs.filter(created_by=user)
+    return runs.filter(created_by=user)  # type: ignore[misc]
 
 
 def run_get(*, user: object, run_id: object) -> EvaluationRun:
@@ -382,7 +382,7 @@ def question_page(*, run: EvaluationRun, page: object = 1, only: str = "") -> Pa
     listed = list(rows.values())
     if only == "misses":
         listed = [r for r in listed if any(m["hit"] == 0.0 for m in r.by_mode.values())]
-    return Paginator(listed, QUESTIONS_PAGE_SIZE).get_page(page)
+    return Paginator(listed, QUESTIONS_PAGE_SIZE).get_page(page)  # type: ignore[arg-type]
 
 
 def item_detail(

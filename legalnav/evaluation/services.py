@@ -86,7 +86,7 @@ def evaluation_run_create(
         gold_set=gold_set,
         modes=modes,
         k=k,
-        created_by=user if getattr(user, "is_authenticated", False) else None,
+        created_by=user if getattr(user, "is_authenticated", False) else None,  # type: ignore[misc]
         config={
             "contracts": contracts,
             "limit": limit,

@@ -233,7 +233,8 @@ class PairedOutcome:
         n, decisive = self.n, self.wins + self.losses
         needed = None
         if n and self.wins != self.losses:
-            needed = questions_needed(self.wins / n, self.losses / n)
+            # Capped: a difference needing thousands of questions is "not measurable here".
+            needed = questions_needed(self.wins / n, self.losses / n, max_questions=2000)
         return {
             "a_wins": self.wins,
             "b_wins": self.losses,

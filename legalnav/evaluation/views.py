@@ -46,7 +46,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
         only=only,
         questions=selectors.question_page(run=run, page=request.GET.get("page", 1), only=only),
     )
-    if request.htmx:
+    if request.htmx:  # type: ignore[attr-defined]  # django-htmx middleware
         return render(request, "evaluation/run.html#questions", context)
     return render(request, "evaluation/run.html", context)
 

@@ -34,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("--out", default="", help="Also write the JSON report here.")
 
     def handle(self, *args: object, **opts: object) -> None:
-        files = [Path(str(p)) for p in opts["files"]]  # type: ignore[union-attr]
+        files = [Path(str(p)) for p in opts["files"]]  # type: ignore[attr-defined]
         paths = files or sorted((Path(settings.BASE_DIR) / "demo" / "documents").glob("*.txt"))
         missing = [str(p) for p in paths if not p.is_file()]
         if missing:

@@ -81,7 +81,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **opts: object) -> None:
         if opts["run"] is not None:
-            run = EvaluationRun.objects.filter(pk=opts["run"]).first()
+            run = EvaluationRun.objects.filter(pk=int(str(opts["run"]))).first()
             if run is None:
                 raise CommandError(f"There is no run {opts['run']}.")
             self.stderr.write(f"resuming run {run.pk} ({run.name}), {run.status}")
@@ -107,7 +107,7 @@ class Command(BaseCommand):
                     path=str(Path(str(opts["path"])).resolve()) if opts["path"] else "",
                     answer=opts["answer"],  # type: ignore[arg-type]
                     answerer=str(opts["answerer"]),
-                    judge=[_pair(str(p)) for p in opts["judge"]],  # type: ignore[union-attr]
+                    judge=[_pair(str(p)) for p in opts["judge"]],  # type: ignore[attr-defined]
                 )
             except (EvaluationError, gold.GoldError) as exc:
                 raise CommandError(str(exc)) from exc
