@@ -18,7 +18,8 @@ MARKER = re.compile(
     r"\[(D\d+):([^\]\s]{1,200})\]|\[(D\d+)\]\s*(?:Clause|Section|Article|§)?\s*"
     r"([0-9]{1,3}(?:\.[0-9]{1,3})*(?:\([a-zA-Z0-9]{1,5}\))*|[IVXLC]{1,6}\b)"
 )
-_QUOTE = re.compile(r"[“\"]([^”\"\n]{8,600})[”\"]")
+# Quotes of any length are checked (a cap here once let a long invented quote pass unchecked).
+_QUOTE = re.compile(r"[“\"]([^”\"\n]{8,})[”\"]")
 _WS = re.compile(r"\s+")
 
 

@@ -295,3 +295,14 @@ def test_offline_quotes_sentences_that_are_not_adjacent_as_separate_quotations()
     answer = answer_offline("What FTE fee does Bioamber pay and how is it invoiced?", [p])
     assert "“2.2 Bioamber shall pay Cargill a fee per FTE.” … “Cargill shall invoice" in answer
     assert citations.validate(answer, lambda d, n: text if (d, n) == ("D1", "s2.2") else None).ok
+
+
+def test_a_long_invented_quote_is_checked_like_a_short_one():
+    clause = "13.8 Entire Agreement. " + "This Development Agreement is the whole bargain. " * 20
+    invented = "13.8 Entire Agreement. " + "This Development Agreement may be varied orally. " * 20
+    lookup = {("D1", "s13.8"): clause}
+    good = citations.validate(f"“{clause.strip()}” [D1:s13.8]", lambda d, n: lookup.get((d, n)))
+    bad = citations.validate(f"“{invented.strip()}” [D1:s13.8]", lambda d, n: lookup.get((d, n)))
+    assert len(clause) > 600
+    assert good.ok and good.as_dict()["quotes"] == 1
+    assert not bad.ok and bad.as_dict()["quotes"] == 1
