@@ -16,13 +16,16 @@ fi
 eval "$(scripts/services.sh)"
 export TEST_REDIS_URL
 mkdir -p var
+# Two processes (one per core on the reference machine), a test file kept in one process: the
+# worker and browser tests start services of their own and must not interleave within a file.
+PYTEST=(.venv/bin/python -m pytest tests -q -p no:cacheprovider -n "${LEGALNAV_TEST_PROCESSES:-2}" --dist loadfile)
 
 echo "== tests on SQLite"
-env -u DATABASE_URL .venv/bin/python -m pytest tests -q -p no:cacheprovider "$@"
+env -u DATABASE_URL "${PYTEST[@]}" "$@"
 
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   echo "== tests on PostgreSQL ($TEST_DATABASE_URL)"
-  DATABASE_URL="$TEST_DATABASE_URL" .venv/bin/python -m pytest tests -q -p no:cacheprovider "$@"
+  DATABASE_URL="$TEST_DATABASE_URL" "${PYTEST[@]}" "$@"
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL is required in CI but is not reachable (set TEST_DATABASE_URL)." >&2
   exit 1
