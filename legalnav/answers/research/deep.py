@@ -514,7 +514,8 @@ def _analyse_claude(
         rec.status, rec.note = ResearchStep.Status.FALLBACK, f"{exc}; the offline stances stand"
         return []
     data = prompts.parse_json_object(completion.text) or {}
-    items = data.get("items") if isinstance(data.get("items"), list) else []
+    raw_items = data.get("items")
+    items: list[object] = raw_items if isinstance(raw_items, list) else []
     from legalnav.answers import citations
 
     accepted: dict[int, tuple[str, str, str]] = {}  # piece index -> (stance, quote, reason)
@@ -534,10 +535,10 @@ def _analyse_claude(
         if stance not in (SUPPORTING, ADVERSE, NEUTRAL):
             continue
         if stance != NEUTRAL:
-            source = citations.normalise(
+            passage = citations.normalise(
                 m.documents[pieces[i].doc].text[pieces[i].start : pieces[i].end]
             )
-            if not quote or citations.normalise(quote) not in source:
+            if not quote or citations.normalise(quote) not in passage:
                 rejected.append(
                     {
                         "evidence": ident,

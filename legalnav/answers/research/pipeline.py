@@ -190,6 +190,15 @@ def _clarify(route: Route) -> Result:
 # --- save ----------------------------------------------------------------------------------
 
 
+_MARKER = re.compile(r"\[(D\d+)(?::([^\]]+))?\]")
+
+
+def _marker_part(citation: str, group: int) -> str:
+    """The document key (1) or node id (2) of a removed citation marker ("" when absent)."""
+    found = _MARKER.match(citation or "")
+    return (found.group(group) or "") if found else ""
+
+
 def _save(query: Query, run: ResearchRun, m: MatterView, result: Result, started: float) -> None:
     from legalnav.answers import citations
 
@@ -248,9 +257,8 @@ def _save(query: Query, run: ResearchRun, m: MatterView, result: Result, started
                     answer=answer,
                     document=None,
                     node=None,
-                    doc_key=(re.match(r"\[(D\d+)", r["citation"]) or [None, ""])[1] or "",
-                    node_ref=(re.match(r"\[D\d+:([^\]]+)\]", r["citation"]) or [None, ""])[1][:200]
-                    or "",
+                    doc_key=_marker_part(r["citation"], 1),
+                    node_ref=_marker_part(r["citation"], 2)[:200],
                     quote=r["quotes"],
                     valid=False,
                     problem=f"removed: {r['problem']}"[:200],

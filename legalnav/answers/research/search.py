@@ -70,7 +70,9 @@ class JudgmentSearch:
         if self._matrix is None:
             rows = np.arange(corpus.size)
             corpus._ensure_vectors(rows)  # noqa: SLF001 - cached per document, embedded once
-            self._matrix = np.vstack([d.vectors for d in corpus.docs if len(d.passages)])
+            self._matrix = np.vstack(
+                [d.vectors for d in corpus.docs if len(d.passages) and d.vectors is not None]
+            )
         windows = query_windows(question) if self.windows else [question]
         vectors = corpus.embedder.encode(windows)
         # A long statement of facts does not fit the embedding model's window (256 tokens):

@@ -41,7 +41,7 @@ def answer_simple(trace: Trace, query: Query, m: MatterView, provider: Any) -> R
         filters = listing_mod.read_filters(query.question, m.views)
         rec.outputs = {
             "filters": filters.describe(),
-            "named_judgment": m.name(filters.case_doc) if filters.lookup else "",
+            "named_judgment": m.name(filters.case_doc) if filters.case_doc is not None else "",
         }
         metadata_only = [d for d in filters.describe() if not d.startswith("mentions")]
         use_listing = (
@@ -160,10 +160,9 @@ def _listing(m: MatterView, f: listing_mod.Filters) -> Result:
             found = hits.get(d, [])
             exact = [h for h in found if h.exact]
             if exact:
-                piece = piece_at(
+                phrase_pieces[d] = piece_at(
                     m, PassageHit(exact[0].row, d, 0.0), f"mentions ‘{exact[0].snippet}’"
                 )
-                phrase_pieces[d] = piece
                 passing[d] = passing[d] + [
                     f"mentions ‘{exact[0].snippet}’ ({len(exact)} passage{'s' if len(exact) > 1 else ''})"
                 ]
@@ -174,7 +173,7 @@ def _listing(m: MatterView, f: listing_mod.Filters) -> Result:
     order = sorted(
         passing,
         key=lambda d: (
-            m.cards[d].decided.isoformat() if d in m.cards and m.cards[d].decided else "9999",
+            m.dated(d) or "9999",
             d,
         ),
     )
@@ -185,7 +184,7 @@ def _listing(m: MatterView, f: listing_mod.Filters) -> Result:
         f"{len(order)} judgment{'s' if len(order) != 1 else ''} of this matter match ({described})."
     )
     for n, d in enumerate(order[:LISTING_SHOWN], 1):
-        piece = phrase_pieces.get(d)
+        piece: Piece | None = phrase_pieces.get(d)
         if piece is None and f.outcome:
             piece = outcome_piece(m, d)
         if piece is None and (f.statutes or f.sections):

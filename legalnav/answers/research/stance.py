@@ -127,15 +127,15 @@ def user_side(question: str) -> Side:
                 best = (hit.start(), role, hit.group(0))
         if best is not None:
             return Side(best[1], f"{m.group(0).strip()} … {best[2]}")
-    m = _WANTS_CONVICTION.search(question)
-    if m:
-        return Side("state", m.group(0))
-    m = re.search(r"\bthe state (?:wants|seeks|intends|proposes) to\b", question, re.I)
-    if m:
-        return Side("state", m.group(0))
-    m = _WANTS_ACQUITTAL.search(question)
-    if m:
-        return Side("accused", m.group(0))
+    wanted = _WANTS_CONVICTION.search(question)
+    if wanted:
+        return Side("state", wanted.group(0))
+    wanted = re.search(r"\bthe state (?:wants|seeks|intends|proposes) to\b", question, re.I)
+    if wanted:
+        return Side("state", wanted.group(0))
+    wanted = _WANTS_ACQUITTAL.search(question)
+    if wanted:
+        return Side("accused", wanted.group(0))
     return Side("")
 
 

@@ -101,11 +101,11 @@ def paragraphs(text: str) -> list[Paragraph]:
         prev, cur = out[i - 1], out[i]
         tail = text[prev.start : prev.end]
         matches = list(_HEADING_LINE.finditer(tail))
-        m = matches[-1] if matches else None
-        if m is not None and m.end() >= len(tail.rstrip()) and _is_heading(m.group(1)):
-            cut = prev.start + m.start()
+        last = matches[-1] if matches else None
+        if last is not None and last.end() >= len(tail.rstrip()) and _is_heading(last.group(1)):
+            cut = prev.start + last.start()
             if cut > prev.start:
-                cur.heading = m.group(1).strip()
+                cur.heading = last.group(1).strip()
                 prev.end = _rstrip(text, prev.start, cut)
     return out
 

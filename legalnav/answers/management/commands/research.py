@@ -44,11 +44,11 @@ class Command(BaseCommand):
             )
         except QueryRejected as exc:
             raise CommandError(str(exc)) from exc
-        query = query_answer(query_id=query.pk)
-        assert query is not None
-        if query.status != Query.Status.ANSWERED:
-            raise CommandError(f"The question could not be answered: {query.error_message}")
-        report = research_report(query=query)
+        answered = query_answer(query_id=query.pk)
+        if answered is None or answered.status != Query.Status.ANSWERED:
+            reason = answered.error_message if answered else "it disappeared"
+            raise CommandError(f"The question could not be answered: {reason}")
+        report = research_report(query=answered)
         if opts["json"]:
             self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False, default=str))
             return

@@ -159,6 +159,7 @@ class Command(BaseCommand):
                 continue
             times = []
             steps: dict[str, int] = {}
+            route = ""
             for _ in range(1 + int(opts["repeat"])):  # type: ignore[call-overload]
                 query = query_create(matter=matter, user=None, question=question, enqueue=False)
                 started = time.perf_counter()
@@ -169,9 +170,10 @@ class Command(BaseCommand):
                         f"{label} question failed: {getattr(answered, 'error_message', '')}"
                     )
                 steps = {s.name: s.ms for s in answered.research.steps.all()}
+                route = answered.research.route
             warm = sorted(times[1:]) or times
             out[label] = {
-                "route": answered.research.route,
+                "route": route,
                 "cold_ms": times[0],
                 "warm_ms_median": warm[len(warm) // 2],
                 "warm_ms": times[1:],
