@@ -3,7 +3,9 @@
      are listed with their sizes.
    - Reader: a defined term shows its definition on hover or keyboard focus (Escape hides it).
      The definition is also the term's accessible description (aria-describedby), so screen
-     readers get it without this script. Text is set with textContent, never parsed as HTML. */
+     readers get it without this script. Text is set with textContent, never parsed as HTML.
+   - Reader on a narrow screen: the outline starts folded and folds again when a clause is picked.
+   - Compare: the citation panel moves under the answer whose citation was clicked. */
 (function () {
   "use strict";
 
@@ -92,9 +94,37 @@
     window.addEventListener("resize", hide);
   }
 
+  function setUpOutlineFold() {
+    var narrow = window.matchMedia("(max-width: 760px)");
+    Array.prototype.forEach.call(document.querySelectorAll("details[data-fold-narrow]"), function (d) {
+      if (narrow.matches) d.open = false;
+      d.addEventListener("click", function (e) {
+        // Fold before the browser scrolls to the clause, so it lands where the clause now is.
+        if (narrow.matches && e.target.closest("a[href^='#']")) d.open = false;
+      });
+    });
+  }
+
+  function setUpComparePanel() {
+    document.addEventListener("htmx:beforeRequest", function (e) {
+      var target = e.detail && e.detail.target;
+      var link = e.detail && e.detail.elt;
+      if (!target || target.id !== "provision-panel" || !link.closest) return;
+      var side = link.closest(".compare-side");
+      if (!side) return;
+      var text = side.querySelector(".answer-text");
+      if (text && text.nextElementSibling !== target) {
+        text.insertAdjacentElement("afterend", target);
+        target.classList.remove("wide");
+      }
+    });
+  }
+
   function init() {
     Array.prototype.forEach.call(document.querySelectorAll("form[data-dropzone]"), setUpDropzone);
     setUpTerms();
+    setUpOutlineFold();
+    setUpComparePanel();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
