@@ -198,3 +198,24 @@ def test_long_questions_are_embedded_in_windows():
     covered = {w for window in windows for w in window.split()}
     assert covered == set(words)  # nothing of the question is left out
     assert query_windows("a short question") == ["a short question"]
+
+
+def test_cite_questions_list_the_citing_judgments_and_frame_words_are_not_topics():
+    cards = [
+        CardView(
+            doc=0,
+            case_name="Balasaheb v State Of Maharashtra",
+            cases_cited=({"name": "State of Bombay v. Kathi Kalu Oghad", "paragraphs": [9]},),
+        ),
+        CardView(doc=1, case_name="State of Bombay v Rusy Mistry"),
+    ]
+    f = read_filters("Which cases cite State of Bombay v. Kathi Kalu Oghad?", cards)
+    assert f.case_doc is None and f.cites == "State of Bombay v. Kathi Kalu Oghad"
+    assert card_passes(cards[0], f) and not card_passes(cards[1], f)
+    assert not f.phrase
+    dated = read_filters("Which judgments were decided before 1955?", cards)
+    assert dated.year_to == 1954 and not dated.phrase
+    flagged = read_filters(
+        "Which judgments have been flagged with negative judicial treatment?", cards
+    )
+    assert flagged.negative_treatment and not flagged.phrase

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from legalnav.documents.parsing.judgments import names_match, split_case_name
+from legalnav.documents.parsing.judgments import case_name_key, names_match
 from legalnav.retrieval.bm25 import tokenize
 
 # Words that frame a listing rather than say what to look for.
@@ -31,6 +31,8 @@ _FRAME = frozenset(
     decided delivered written authored supreme cite cites cited citing apply applies applied
     applying refer refers referred""".split()
 )
+# The same words as the lexical index spells them ("decided" -> "decid").
+_FRAME_TOKENS = _FRAME | frozenset(tokenize(" ".join(_FRAME)))
 OUTCOME_WORDS = {
     "partly allowed": "partly_allowed",
     "partially allowed": "partly_allowed",
@@ -196,8 +198,10 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
     f = Filters()
     used: list[str] = []  # words consumed by a filter, kept out of the topic phrase
 
-    # One named judgment: "in Masud Khan v State of Uttar Pradesh", "the Packham HS2 judgment".
-    doc = _named_judgment(q, cards)
+    # One named judgment: "in Masud Khan v State of Uttar Pradesh", "the Packham HS2 judgment"
+    # (but "which cases cite X v Y" lists the judgments citing it).
+    cites = _CITES.search(q)
+    doc = None if cites and re.search(r"\bv\.?\s", cites.group(1)) else _named_judgment(q, cards)
     if doc is not None:
         f.case_doc = doc
         for name, rx in _FIELDS:
@@ -210,14 +214,12 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
         f.fact = f.fact or "summary"
         return f
 
-    m = _NEGATIVE.search(q)
-    if m:
+    for m in _NEGATIVE.finditer(q):
         f.negative_treatment = True
         used.append(m.group(0))
-    m = _CITES.search(q)
-    if m and re.search(r"\bv\.?\s", m.group(1)):
-        f.cites = m.group(1).strip(" ?.")
-        used.append(m.group(0))
+    if cites and re.search(r"\bv\.?\s", cites.group(1)):
+        f.cites = cites.group(1).strip(" ?.")
+        used.append(cites.group(0))
     m = _OUTCOME.search(q)
     if m:
         f.outcome = OUTCOME_WORDS[m.group(1).lower()]
@@ -278,7 +280,7 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
         f.phrase = [
             t
             for t in tokenize(q)
-            if t not in _FRAME and t not in consumed and not t.isdigit() and len(t) > 1
+            if t not in _FRAME_TOKENS and t not in consumed and not t.isdigit() and len(t) > 1
         ]
     wanted = set(f.phrase)
     f.phrase_text = " ".join(
@@ -326,10 +328,14 @@ def _named_judgment(q: str, cards: Sequence[CardView]) -> int | None:
         fits = {c.doc for c in cards if names_match(cited, c.case_name)}
         if len(fits) == 1:
             return fits.pop()
-        left = set(tokenize(m.group(1))) - _FRAME
-        fits = {
-            c.doc for c in cards if left and left <= set(tokenize(split_case_name(c.case_name)[0]))
-        }
+        # A shortened name ("Som Raj v State of H.P." for "Som Raj @ Soma v State Of H.P."):
+        # every distinctive word of each side is in the judgment's name, and one judgment fits.
+        cl, cr = case_name_key(cited)
+        fits = set()
+        for c in cards:
+            jl, jr = case_name_key(c.case_name)
+            if cl and cl <= jl and cr <= jr:
+                fits.add(c.doc)
         if len(fits) == 1:
             return fits.pop()
     if not re.search(r"\b(?:judgment|case|decision|ruling)\b", q, re.I):
@@ -337,7 +343,7 @@ def _named_judgment(q: str, cards: Sequence[CardView]) -> int | None:
     capitals = {
         t
         for t in tokenize(" ".join(re.findall(r"\b[A-Z][\w'-]+", q)))
-        if t not in _FRAME and len(t) > 2
+        if t not in _FRAME_TOKENS and len(t) > 2
     }
     if not capitals:
         return None

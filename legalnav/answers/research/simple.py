@@ -189,6 +189,9 @@ def _listing(m: MatterView, f: listing_mod.Filters) -> Result:
             piece = outcome_piece(m, d)
         if piece is None and (f.statutes or f.sections):
             piece = _statute_piece(m, d, f)
+        citing = _citing_entry(m, d, f) if f.cites else None
+        if piece is None and citing is not None:
+            piece = _first_paragraph_piece(m, d, citing.get("paragraphs") or [])
         if piece is None:
             piece = header_piece(m, d)
         why = "; ".join(r for r in passing[d] if r != "matches")
@@ -202,6 +205,8 @@ def _listing(m: MatterView, f: listing_mod.Filters) -> Result:
             quote = f"“{_sentence_with(piece.text, f.phrase)}” "
         elif f.outcome and m.cards.get(d) and m.cards[d].outcome_text:
             quote = f"“{m.cards[d].outcome_text}” "
+        elif citing is not None and citing.get("sentence"):
+            quote = f"“{clean_quote(str(citing['sentence']))}” "
         lines.append(
             f"{n}. {m.name(d)} ({m.dated(d) or 'undated'}){': ' + why if why else ''} {quote}[{piece.key(m)}:{piece.node_id(m)}]"
         )
@@ -216,6 +221,23 @@ def _listing(m: MatterView, f: listing_mod.Filters) -> Result:
     if not order:
         lines = [f"No judgment of this matter matches ({described})."]
     return Result("\n".join(lines), "offline", "listing", pieces)
+
+
+def _citing_entry(m: MatterView, doc: int, f: listing_mod.Filters) -> dict[str, Any] | None:
+    card = m.cards.get(doc)
+    for entry in (card.cases_cited if card else []) or []:
+        if listing_mod.names_match(f.cites, str(entry.get("name", ""))):
+            return entry
+    return None
+
+
+def _first_paragraph_piece(m: MatterView, doc: int, numbers: list[int]) -> Piece | None:
+    for number in numbers:
+        if number:
+            piece = paragraph_piece(m, doc, int(number))
+            if piece is not None:
+                return piece
+    return None
 
 
 def _statute_piece(m: MatterView, doc: int, f: listing_mod.Filters) -> Piece | None:
