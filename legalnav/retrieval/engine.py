@@ -276,6 +276,31 @@ def rrf(
 
 # The dense ranking's weight in hybrid fusion (BM25 counts 1). Overridable for experiments.
 DENSE_WEIGHT = float(os.environ.get("LEGALNAV_DENSE_WEIGHT", "1.0"))
+# Score fusion's BM25 share (see _convex). 0.5 measured best of 0.5/0.7 on CUAD and ContractNLI.
+FUSION_ALPHA = float(os.environ.get("LEGALNAV_FUSION_ALPHA", "0.5"))
+
+
+def _convex(
+    lex: list[int],
+    lex_scores: np.ndarray,
+    dense: list[int],
+    dense_scores: dict[int, float],
+    alpha: float,
+) -> dict[int, float]:
+    """Score fusion over both candidate lists: alpha x BM25 / max + (1 - alpha) x min-max cosine."""
+    rows = list(dict.fromkeys(lex + dense))
+    top = max(float(lex_scores[lex[0]]), 1e-9) if lex else 1.0
+    cos = [dense_scores[r] for r in dense]
+    lo, hi = (min(cos), max(cos)) if cos else (0.0, 1.0)
+    span = max(hi - lo, 1e-9)
+    # Only the dense list's own scores count (the store returns no others): a passage outside
+    # it scores as the list's lowest.
+    ranked = set(dense)
+    return {
+        r: alpha * float(lex_scores[r]) / top
+        + (1 - alpha) * ((dense_scores[r] - lo) / span if r in ranked else 0.0)
+        for r in rows
+    }
 
 
 class Retriever:
@@ -316,10 +341,20 @@ class Retriever:
         lookup = {int(r): float(s) for r, s in zip(rows.tolist(), scores.tolist(), strict=True)}
         return ranking, lookup
 
-    def hybrid_ranking(self, question: str, depth: int) -> list[tuple[int, float]]:
+    def hybrid_ranking(
+        self, question: str, depth: int, *, fusion: str = "rrf"
+    ) -> list[tuple[int, float]]:
+        """BM25 and dense rankings fused by Reciprocal Rank Fusion ("rrf", the study's hybrid) or
+        by their scores ("convex": measured better at rank 1, see _convex)."""
         fusion_depth = max(FUSION_DEPTH, depth)
         lex, lex_scores = self.bm25_ranking(question, fusion_depth)
-        dense, _ = self.dense_ranking(question, fusion_depth, lex_scores)
+        dense, dense_scores = self.dense_ranking(question, fusion_depth, lex_scores)
+        if fusion == "convex" and dense:
+            fused = _convex(lex, lex_scores, dense, dense_scores, FUSION_ALPHA)
+            if about_document(question):
+                for first in self._opening_passages():
+                    fused[first] = fused.get(first, 0.0) + 1.0
+            return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:depth]
         fused = rrf([lex, dense], weights=[1.0, DENSE_WEIGHT])
         # The metadata boost: a question about the instrument itself (its name, parties, date)
         # is answered by its opening passage. (Boosting passages by the flags a question seems to
@@ -384,6 +419,8 @@ class Retriever:
             return [(i, lookup[i]) for i in ranking]
         if strategy == "rerank":
             return self.reranked(question, depth)
+        if strategy == "convex":
+            return self.hybrid_ranking(question, depth, fusion="convex")
         return self.hybrid_ranking(question, depth)
 
     def reranked(self, question: str, depth: int) -> list[tuple[int, float]]:
@@ -392,7 +429,7 @@ class Retriever:
             raise ValueError(
                 "the rerank strategy needs a cross-encoder: set RERANKER_MODEL to its folder"
             )
-        candidates = self.hybrid_ranking(question, max(RERANK_DEPTH, depth))
+        candidates = self.hybrid_ranking(question, max(RERANK_DEPTH, depth), fusion="convex")
         texts = []
         for i, _ in candidates:
             passage = self.corpus.passage(i)
@@ -406,7 +443,9 @@ class Retriever:
         hits = self._passage_hits(ranked)
         payload = sum(h.end - h.start for h in hits)
         payload += self._expansion_chars(
-            hits, xrefs=strategy == "dense+xref", definitions=strategy in ("hybrid", "rerank")
+            hits,
+            xrefs=strategy == "dense+xref",
+            definitions=strategy in ("hybrid", "convex", "rerank"),
         )
         return Retrieval(hits, payload, f"navembed:{strategy}")
 
@@ -488,8 +527,11 @@ STRATEGIES = {
     "inject": "inject",
     "navindex": "navindex",
     "auto": "auto",
-    "navembed": "hybrid",
+    "navembed": "convex",
+    "convex": "convex",
+    "fused": "convex",
     "hybrid": "hybrid",
+    "rrf": "hybrid",
     "dense": "dense",
     "bm25": "bm25",
     "dense+xref": "dense+xref",
@@ -507,14 +549,15 @@ def normalise_mode(mode: str) -> str:
     if m not in STRATEGIES:
         raise ValueError(
             f"unknown mode {mode!r}; use inject, navembed, navindex, auto, "
-            "navembed:bm25, navembed:dense, navembed:hybrid, navembed:dense+xref or navembed:rerank"
+            "navembed:bm25, navembed:dense, navembed:hybrid (RRF), navembed:convex, "
+            "navembed:dense+xref or navembed:rerank"
         )
     return STRATEGIES[m]
 
 
 def retrieve(retriever: Retriever, question: str, mode: str, k: int) -> Retrieval:
     strategy = normalise_mode(mode)
-    if strategy == "hybrid" and retriever.reranker is not None and "hybrid" not in mode.lower():
+    if strategy == "convex" and retriever.reranker is not None and "convex" not in mode.lower():
         strategy = "rerank"  # plain "navembed" reranks when a cross-encoder is configured
     if strategy == "inject":
         return retriever.inject()
@@ -523,7 +566,7 @@ def retrieve(retriever: Retriever, question: str, mode: str, k: int) -> Retrieva
     if strategy == "auto":
         # The crossover rule: injecting the corpus C pays off only while C < R·p_in/p_r ≈ 10·R
         # for the payload R a navigate mode would send.
-        navigated = retriever.navembed(question, k, "hybrid")
+        navigated = retriever.navembed(question, k, "convex")
         corpus_chars = sum(d.length for d in retriever.corpus.docs)
         if corpus_chars < 10 * navigated.payload_chars:
             chosen = retriever.inject()
@@ -545,7 +588,7 @@ def rank_documents(retriever: Retriever, question: str, mode: str, k: int) -> Re
     # navindex and auto rank documents by fused passage evidence, as hybrid does.
     ranked = retriever.ranked_passages(
         question,
-        strategy if strategy in ("bm25", "dense", "dense+xref", "rerank") else "hybrid",
+        strategy if strategy in ("bm25", "dense", "dense+xref", "rerank", "hybrid") else "convex",
         depth,
     )
     best: dict[int, Hit] = {}

@@ -250,7 +250,7 @@ def test_asking_enqueues_the_answer_task_on_commit(
         )
     assert len(callbacks) == 1
     query.refresh_from_db()
-    assert query.status == Query.Status.ANSWERED and query.mode_used == "navembed:hybrid"
+    assert query.status == Query.Status.ANSWERED and query.mode_used == "navembed:convex"
     # Running the task again does nothing: the query is no longer queued.
     assert query_answer(query_id=query.pk).answer.pk == query.answer.pk
 

@@ -67,10 +67,32 @@ def test_reciprocal_rank_fusion_formula():
     assert fused[7] == pytest.approx(1 / 61) and fused[9] == pytest.approx(1 / 62)
 
 
+def test_score_fusion_formula():
+    import numpy as np
+
+    from legalnav.retrieval.engine import _convex
+
+    lex_scores = np.array([0.0, 8.0, 4.0, 2.0, 0.0])
+    lex = [1, 2, 3]  # BM25's ranking
+    dense_scores = {4: 0.9, 2: 0.7, 0: 0.5}
+    dense = [4, 2, 0]  # the dense ranking, best first
+    fused = _convex(lex, lex_scores, dense, dense_scores, 0.5)
+    assert set(fused) == {0, 1, 2, 3, 4}
+    assert fused[1] == pytest.approx(0.5 * 1.0 + 0.5 * 0.0)  # best BM25, not in the dense list
+    assert fused[2] == pytest.approx(0.5 * 0.5 + 0.5 * 0.5)  # half of each
+    assert fused[4] == pytest.approx(0.5 * 0.0 + 0.5 * 1.0)  # best dense, no BM25 score
+    assert fused[0] == pytest.approx(0.0) and fused[3] == pytest.approx(0.5 * 0.25)
+    # alpha moves the weight: all on BM25 ranks BM25's best first
+    by_bm25 = _convex(lex, lex_scores, dense, dense_scores, 1.0)
+    assert max(by_bm25, key=by_bm25.get) == 1
+
+
 @pytest.mark.parametrize(
     ("mode", "strategy"),
     [
-        ("navembed", "hybrid"),
+        ("navembed", "convex"),
+        ("navembed:hybrid", "hybrid"),
+        ("navembed:rrf", "hybrid"),
         ("navembed:bm25", "bm25"),
         ("navembed-dense", "dense"),
         ("NAVINDEX", "navindex"),

@@ -94,7 +94,7 @@ def test_plain_navembed_reranks_when_a_cross_encoder_is_configured(
     result = retrieve(with_reranker, QUESTION, "navembed", 10)
     assert result.strategy == "navembed:rerank"
     assert retrieve(with_reranker, QUESTION, "navembed:hybrid", 10).strategy == "navembed:hybrid"
-    assert retrieve(Retriever(corpus), QUESTION, "navembed", 10).strategy == "navembed:hybrid"
+    assert retrieve(Retriever(corpus), QUESTION, "navembed", 10).strategy == "navembed:convex"
     assert normalise_mode("navembed:rerank") == "rerank"
 
 
