@@ -219,3 +219,9 @@ def test_cite_questions_list_the_citing_judgments_and_frame_words_are_not_topics
         "Which judgments have been flagged with negative judicial treatment?", cards
     )
     assert flagged.negative_treatment and not flagged.phrase
+
+
+def test_validation_checks_long_quotations_too():
+    invented = "the dying declaration was truthful and voluntary " * 20  # far over 600 characters
+    cleaned = clean_answer(f"“{invented.strip()}” [D3:s12]", _lookup)
+    assert REMOVED_QUOTE in cleaned.text and cleaned.removed

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from legalnav.answers import citations
 
-QUOTE = re.compile(r"[“\"]([^”\"\n]{8,600})[”\"]")
+QUOTE = re.compile(r"[“\"]([^”\"\n]{8,})[”\"]")  # as citations.py: quotes of any length
 REMOVED_QUOTE = "[quotation removed]"
 
 Lookup = Callable[[str, str], str | None]
