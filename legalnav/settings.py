@@ -15,6 +15,22 @@ from django.core.exceptions import ImproperlyConfigured
 from legalnav.env import env_bool, env_float, env_int, env_secret, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _data_dir() -> Path:
+    """The public legal data (../shared/data): LEGALNAV_DATA_DIR, else beside the checkout, else
+    the workplace's copy (a CI clone may sit elsewhere)."""
+    configured = env_str("LEGALNAV_DATA_DIR", "")
+    if configured:
+        return Path(configured)
+    for candidate in (BASE_DIR.parent / "shared" / "data", Path("/work/shared/data")):
+        if candidate.is_dir():
+            return candidate
+    return BASE_DIR.parent / "shared" / "data"
+
+
+# Benchmarks, evaluation and some tests read it; the application itself never needs it.
+DATA_DIR = _data_dir()
 VAR_DIR = Path(env_str("LEGALNAV_VAR_DIR", str(BASE_DIR / "var")))
 
 SECRET_KEY = env_secret("SECRET_KEY") or "legalnav-dev-only-not-secret"

@@ -50,7 +50,7 @@ class GoldError(ValueError):
 def data_dir() -> Path:
     """The shared data folder: ``LEGALNAV_DATA_DIR``, else ../shared/data beside the repo."""
     configured = os.environ.get("LEGALNAV_DATA_DIR") or getattr(settings, "EVAL_DATA_DIR", "")
-    return Path(configured) if configured else Path(settings.BASE_DIR).parent / "shared" / "data"
+    return Path(configured) if configured else Path(settings.DATA_DIR)
 
 
 @dataclass(slots=True)

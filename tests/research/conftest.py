@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
-from tests.conftest import REPO
 from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
 
-SHARED_DATA = REPO.parent / "shared" / "data"
+SHARED_DATA = Path(settings.DATA_DIR)
 AILA = SHARED_DATA / "judgments" / "aila2019"
 UK = SHARED_DATA / "judgments" / "uk-ewca-civ-2020"
 

@@ -76,7 +76,7 @@ class Command(BaseCommand):
     @staticmethod
     def _default_files() -> list[Path]:
         demo = sorted((Path(settings.BASE_DIR) / "demo" / "documents").glob("*.txt"))
-        edgar = Path(settings.BASE_DIR).parent / "shared" / "data" / "agreements" / "edgar2020"
+        edgar = Path(settings.DATA_DIR) / "agreements" / "edgar2020"
         return demo + [edgar / name for name in EDGAR if (edgar / name).is_file()]
 
     def _measure(self, matter: Matter, user, files: list[Path], repeat: int) -> dict:  # type: ignore[no-untyped-def]

@@ -22,7 +22,7 @@ from legalnav.answers.research import evaluate
 from legalnav.answers.research.router import route_offline
 from legalnav.answers.research.stance import overrules, sentence_polarity
 
-DATA = Path(settings.BASE_DIR).parent / "shared" / "data"
+DATA = Path(settings.DATA_DIR)
 GOLD = Path(evaluate.__file__).resolve().parent / "gold"
 SIMPLE_QUESTION = "Which cases mention a dying declaration?"
 DEEP_QUESTION = (

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from legalnav.documents.parsing import parse_document
 from legalnav.documents.parsing.extract import extract_text
 
-DEFAULT = settings.BASE_DIR.parent / "shared" / "data" / "agreements" / "edgar2020"
+DEFAULT = settings.DATA_DIR / "agreements" / "edgar2020"
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ from legalnav.documents.parsing import parse_document
 from legalnav.documents.parsing.extract import ExtractionError, extract_text
 from legalnav.documents.quality import QualityTotals, add_document
 
-DEFAULT = settings.BASE_DIR.parent / "shared" / "data" / "agreements" / "edgar2020"
+DEFAULT = settings.DATA_DIR / "agreements" / "edgar2020"
 
 
 class Command(BaseCommand):
