@@ -11,9 +11,13 @@ from django.test import Client
 
 from legalnav.api.tokens import api_token_create
 from legalnav.documents.models import Document
-from legalnav.documents.services import document_add, document_index
 from legalnav.matters.models import Matter, Membership
-from tests.conftest import MatterFactory, MembershipFactory, UserFactory, demo_bytes
+from tests.conftest import (
+    MatterFactory,
+    MembershipFactory,
+    UserFactory,
+    index_bioamber_pair,
+)
 
 
 @dataclass
@@ -41,27 +45,7 @@ def _no_ask_limit(settings):
 
 
 def add_indexed(matter: Matter) -> tuple[Document, Document]:
-    base, _ = document_add(
-        matter=matter,
-        filename="bioamber-development-agreement.txt",
-        data=demo_bytes("bioamber-development-agreement.txt"),
-        kind="agreement",
-        title="Development Agreement",
-        enqueue=False,
-    )
-    amendment, _ = document_add(
-        matter=matter,
-        filename="bioamber-development-agreement-first-amendment.txt",
-        data=demo_bytes("bioamber-development-agreement-first-amendment.txt"),
-        kind="amendment",
-        title="First Amendment",
-        amends=base,
-        enqueue=False,
-    )
-    for doc in (base, amendment):
-        assert document_index(document_id=doc.pk).status == "indexed"
-        doc.refresh_from_db()
-    return base, amendment
+    return index_bioamber_pair(matter)
 
 
 @pytest.fixture
