@@ -636,6 +636,9 @@ class AnswerPage:
     provisions: list[CitedProvision] = field(default_factory=list)
     evidence: EvidenceBuckets | None = None
     cost: CostPanel | None = None
+    # A research answer: its route and why, the step trace and the stance buckets (see
+    # answers.research.selectors.research_report); None for other matters.
+    research: dict[str, Any] | None = None
 
     @property
     def done(self) -> bool:
@@ -655,17 +658,25 @@ class AnswerPage:
         return {f"{p.citation.doc_key}:{p.citation.node_ref}" for p in self.provisions}
 
 
-def answer_page(*, query: Query, panels: bool = True) -> AnswerPage:
+def answer_page(*, query: Query, panels: bool = True, research: bool = False) -> AnswerPage:
     page = AnswerPage(query=query)
     answer = answer_of(query) if query.status == Query.Status.ANSWERED else None
     if answer is None:
         return page
+    if research and panels:
+        from legalnav.answers.research.selectors import research_report
+
+        report = research_report(query=query)
+        page.research = report if report.get("route") else None
     citations = answer_citations(answer=answer)
     page.answer = answer
     page.paragraphs = answer_paragraphs(text=answer.text, citations=citations)
     page.provisions = cited_provisions(citations)
     if panels:
-        page.evidence = evidence_buckets(answer=answer, citations=citations)
+        # A research answer's evidence is its stance buckets (shown with the trace) rather than
+        # the rule-based buckets of a contract answer.
+        if page.research is None:
+            page.evidence = evidence_buckets(answer=answer, citations=citations)
         page.cost = cost_panel(query=query, answer=answer)
     return page
 

@@ -45,7 +45,8 @@ def _ask_context(matter: Matter, **extra: object) -> dict[str, object]:
 
 def _answer_context(matter: Matter, query: Query, **extra: object) -> dict[str, object]:
     """What the answer page and its live fragment render from, wherever they are rendered."""
-    return {"matter": matter, "page": selectors.answer_page(query=query), "modes": MODES, **extra}
+    page = selectors.answer_page(query=query, research=matter.kind == Matter.Kind.RESEARCH)
+    return {"matter": matter, "page": page, "modes": MODES, **extra}
 
 
 def _refused(

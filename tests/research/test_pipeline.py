@@ -268,3 +268,30 @@ def test_research_command_prints_route_answer_and_trace(research_matter, judgmen
     assert report["route"] == "simple" and report["answer_kind"] == "listing"
     assert [s["name"] for s in report["trace"]] == ["load", "route", "listing", "validate"]
     assert report["evidence"]["neutral"]
+
+
+def test_the_answer_page_shows_the_route_the_trace_and_the_stance_buckets(
+    research_matter, judgments, client
+):
+    from legalnav.matters.models import Membership
+    from tests.conftest import MembershipFactory
+
+    member = MembershipFactory(matter=research_matter, role=Membership.Role.VIEWER)
+    query = ask(research_matter, BRIEF)
+    client.force_login(member.user)
+    page = client.get(f"/matters/{research_matter.pk}/questions/{query.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    run = ResearchRun.objects.get(query=query)
+    assert "How this was researched" in html and run.route_reason[:40] in html
+    assert f"Trace: {len(DEEP_STEPS)} steps" in html
+    for name in DEEP_STEPS:
+        assert f"<td>{name}</td>" in html
+    for bucket in ("Supporting", "Adverse", "Neutral"):
+        assert f"<h3>{bucket} <span class=\"count\">" in html
+    adverse = ResearchEvidence.objects.filter(run=run, bucket="adverse").select_related(
+        "document__case_card"
+    )
+    assert adverse and all(e.document.case_card.case_name[:30] in html for e in adverse)
+    # The rule-based buckets of contract answers are not shown for a research answer.
+    assert "Evidence retrieval put before the answerer" not in html
