@@ -24,6 +24,7 @@ class Embedder:
         self.model_path = model_path
         self.max_tokens = max_tokens
         self._model = None
+        self._threads = 1  # torch's thread count when the model loaded (set by _load)
         self._lock = threading.Lock()
 
     @property
@@ -41,6 +42,9 @@ class Embedder:
 
                 model = SentenceTransformer(self.model_path, device="cpu")
                 model.max_seq_length = self.max_tokens
+                import torch
+
+                self._threads = torch.get_num_threads()
                 self._model = model
         return self._model
 
@@ -53,9 +57,10 @@ class Embedder:
 
         # A question (a few short texts) is encoded fastest on one thread: on a busy 2-core
         # machine the default thread pool made one question take ~0.4 s instead of ~30 ms.
-        # Batches at indexing keep every thread.
-        threads = torch.get_num_threads()
-        small = len(texts) <= SMALL_BATCH and threads > 1
+        # Batches at indexing keep every thread. The count restored is the one seen when the
+        # model loaded, not the current one: two threads of a web process interleaving here
+        # would otherwise leave the process on one thread for good.
+        small = len(texts) <= SMALL_BATCH and self._threads > 1
         if small:
             torch.set_num_threads(1)
         try:
@@ -68,7 +73,7 @@ class Embedder:
             )
         finally:
             if small:
-                torch.set_num_threads(threads)
+                torch.set_num_threads(self._threads)
         return np.asarray(vectors, dtype=np.float32)
 
     @property

@@ -73,3 +73,18 @@ def test_a_new_version_reembeds_only_its_changed_passages(tmp_path: Path) -> Non
     )
     assert embedder.texts == []
     assert np.array_equal(rebuilt.vectors, first.vectors)
+
+
+def test_encoding_a_question_leaves_torch_on_its_own_thread_count() -> None:
+    import torch
+
+    embedder = get_embedder()
+    embedder.encode(["warm"])  # loads the model
+    before = embedder._threads  # noqa: SLF001 - the count recorded at load
+    torch.set_num_threads(1)  # another request is mid-question on one thread
+    try:
+        embedder.encode(["Which law governs?"])
+        # Restored to the count seen at load, not to the one another request left behind.
+        assert torch.get_num_threads() == before
+    finally:
+        torch.set_num_threads(before)
