@@ -100,9 +100,15 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite cannot create its file in a folder that does not exist (a fresh clone has no var/).
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
-    # WAL lets the web process read while a worker writes; the timeout rides out short locks.
+    # WAL lets the web process read while a worker writes. IMMEDIATE makes every transaction
+    # take the write lock when it begins, so a writer waits (up to the timeout) for another
+    # instead of failing with "database is locked" when a read would turn into a write.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {
+            "timeout": env_int("SQLITE_BUSY_TIMEOUT", 30, minimum=1),
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
     # A file (not :memory:) so that a Celery worker in another process sees the test database.
     DATABASES["default"]["TEST"] = {
@@ -160,6 +166,37 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "legalnav")
+# Time limits (seconds) so that a pathological file or a hung call cannot hold a worker: the
+# soft limit raises inside the task (the job fails with a reason), the hard one kills it.
+TASK_SOFT_TIME_LIMIT_INDEX = env_int("TASK_SOFT_TIME_LIMIT_INDEX", 900, minimum=5)
+TASK_SOFT_TIME_LIMIT_ANSWER = env_int("TASK_SOFT_TIME_LIMIT_ANSWER", 600, minimum=5)
+TASK_SOFT_TIME_LIMIT_EVALUATION = env_int("TASK_SOFT_TIME_LIMIT_EVALUATION", 6 * 3600, minimum=5)
+TASK_HARD_TIME_LIMIT_GRACE = env_int("TASK_HARD_TIME_LIMIT_GRACE", 60, minimum=1)
+# An unacknowledged message (its worker was killed) is delivered again after this long; the
+# sweeper below usually restarts the job much sooner. Longer than any task's hard limit.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 7 * 3600, minimum=1)
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = env_float("CELERY_BROKER_CONNECTION_TIMEOUT", 2.0)
+
+# Jobs (legalnav.core.jobs): how background work runs, and its leases.
+#   celery: a broker is configured (REDIS_URL); workers take the tasks.
+#   thread: the embedded default; one ordered queue per kind of job in the web process.
+#   inline: in the caller (commands and tests).
+TASK_RUNNER = env_str("TASK_RUNNER", "celery" if REDIS_URL else "thread")
+if TASK_RUNNER not in ("celery", "thread", "inline"):
+    raise ImproperlyConfigured("TASK_RUNNER must be celery, thread or inline")
+JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 120, minimum=2)  # renewed every third of it
+JOB_HEARTBEAT = env_bool("JOB_HEARTBEAT", default=True)
+JOB_MAX_ATTEMPTS = env_int("JOB_MAX_ATTEMPTS", 3, minimum=1)
+JOB_RETRY_BACKOFF = env_float("JOB_RETRY_BACKOFF", 1.0)  # seconds, doubled per attempt
+# A queued job nobody picked up for this long is sent again (its task was lost).
+JOB_QUEUED_STALE_SECONDS = env_int("JOB_QUEUED_STALE_SECONDS", 300, minimum=1)
+JOB_SWEEP_SECONDS = env_int("JOB_SWEEP_SECONDS", 60, minimum=1)
+JOB_PUBLISH_RETRIES = env_int("JOB_PUBLISH_RETRIES", 2, minimum=0)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-jobs": {"task": "legalnav.core.tasks.sweep_jobs", "schedule": float(JOB_SWEEP_SECONDS)}
+}
 
 # Retrieval and answering (read by the retrieval and LLM layers as they land).
 QDRANT_URL = env_str("QDRANT_URL", "")  # empty: the Qdrant engine runs in-process

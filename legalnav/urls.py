@@ -35,6 +35,7 @@ urlpatterns = [
     path(
         "documents/<int:document_id>/reindex/", documents.document_reindex, name="document-reindex"
     ),
+    path("documents/<int:document_id>/cancel/", documents.document_cancel, name="document-cancel"),
     path("documents/<int:document_id>/delete/", documents.document_delete, name="document-delete"),
     path(
         "documents/<int:document_id>/nodes/<str:node_id>/",

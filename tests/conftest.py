@@ -89,6 +89,9 @@ def _isolated_files(settings, tmp_path: Path, _index_cache_dir: Path) -> None:
     settings.EMBED_ON_INDEX = False
     settings.VECTOR_STORE = "memory"  # tests of the vector store choose and isolate their own
     settings.INDEX_CACHE_DIR = _index_cache_dir
+    # Background jobs run in the caller (tests of the thread runner and of real workers set
+    # their own runner).
+    settings.TASK_RUNNER = "inline"
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ class Query(models.Model):
         RUNNING = "running", "Answering"
         ANSWERED = "answered", "Answered"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
 
     matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="queries")
     asked_by = models.ForeignKey(
@@ -32,8 +33,12 @@ class Query(models.Model):
     status = models.CharField(
         max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
     )
+    error_code = models.CharField(max_length=30, blank=True)
     error_message = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    # The job lease (legalnav.core.jobs): who is working on it and until when.
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     answered_at = models.DateTimeField(null=True, blank=True)

@@ -641,9 +641,17 @@ class AnswerPage:
     research: dict[str, Any] | None = None
 
     @property
+    def stale(self) -> bool:
+        """Open, but nobody is working on it (the page says so and offers Retry)."""
+        from legalnav.core import jobs
+
+        return jobs.is_stale(jobs.SPECS["question"], self.query)
+
+    @property
     def done(self) -> bool:
-        """Polling stops once the question is answered or has failed."""
-        return self.query.status in (Query.Status.ANSWERED, Query.Status.FAILED)
+        """Polling stops once the question has ended (answered, failed, cancelled) or has
+        stalled: a page never polls forever."""
+        return self.query.status not in (Query.Status.QUEUED, Query.Status.RUNNING) or self.stale
 
     @property
     def problems(self) -> list[str]:

@@ -1,21 +1,22 @@
 """Answering a question in a matter: retrieve, answer (Claude or offline), validate every citation,
-and account for what it cost. ``query_answer`` is what the Celery task runs; it can run twice.
+and account for what it cost. ``query_answer_job`` is the job the task runner runs (see
+``legalnav.core.jobs``); it can run twice.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
 from decimal import Decimal
 
 from django.db import transaction
-from django.db.models import F, Q, Sum
+from django.db.models import Sum
 from django.utils import timezone
 
 from legalnav.answers import citations
 from legalnav.answers.models import Answer, Citation, Evidence, Query
 from legalnav.answers.offline import Provision, answer_offline
+from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
 from legalnav.documents.services import document_navindex
@@ -57,27 +58,26 @@ def query_create(
         mode=mode,
     )
     if enqueue:
-        from legalnav.answers.tasks import answer_query
-
-        transaction.on_commit(lambda: answer_query.delay(query.pk))
+        jobs.enqueue_on_commit("question", query.pk)
     return query
 
 
 def query_retry(*, query: Query) -> bool:
-    """Put a failed query back in the queue (the Retry button); False when it is not failed.
+    """Put a failed, cancelled or stalled question back in the queue (the Retry button); False
+    when there is nothing to retry (it is answered, or a worker is on it).
 
     The status goes back to "queued" at once, so the page polls instead of showing the old
     failure while the worker picks it up."""
-    requeued = Query.objects.filter(pk=query.pk, status=Query.Status.FAILED).update(
-        status=Query.Status.QUEUED, error_message="", updated_at=timezone.now()
-    )
-    if not requeued:
-        return False
-    from legalnav.answers.tasks import answer_query
-
-    transaction.on_commit(lambda: answer_query.delay(query.pk))
+    requeued = jobs.job_retry(QUESTION, query.pk)
     query.refresh_from_db()
-    return True
+    return requeued
+
+
+def query_cancel(*, query: Query, by: str = "") -> bool:
+    """Stop a queued or running question; False when it had already ended."""
+    cancelled = jobs.job_cancel(QUESTION, query.pk, by=by)
+    query.refresh_from_db()
+    return cancelled
 
 
 _TOKEN_COUNTS: dict[str, int] = {}  # content hash -> token count of the document text
@@ -113,63 +113,65 @@ def _provisions(mr: MatterRetriever, hits: list[Hit]) -> list[Provision]:
     return out
 
 
-STALE_RUN = timedelta(minutes=15)  # a "running" claim older than this was abandoned
+QUESTION = jobs.SPECS["question"]
 
 
-def _claim(query_id: int) -> Query | None:
-    """Take the query for this worker: queued, failed (a retry) or abandoned mid-run."""
-    stale = timezone.now() - STALE_RUN
-    claimed = (
-        Query.objects.filter(pk=query_id)
-        .filter(
-            Q(status__in=[Query.Status.QUEUED, Query.Status.FAILED])
-            | Q(status=Query.Status.RUNNING, updated_at__lt=stale)
-        )
-        .update(
-            status=Query.Status.RUNNING,
-            error_message="",
-            attempts=F("attempts") + 1,
-            updated_at=timezone.now(),
-        )
-    )
-    if not claimed:
-        return None
-    return Query.objects.select_related("matter").get(pk=query_id)
+def query_answer(*, query_id: int, owner: str | None = None) -> Query | None:
+    """Answer a queued question now, in this process (commands, tests); returns the row.
+
+    A failed or cancelled question is put back first, so calling this again is a retry."""
+    jobs.job_reset(QUESTION, query_id)
+    query_answer_job(query_id, owner or jobs.new_owner())
+    return Query.objects.filter(pk=query_id).first()
 
 
-def _fail(query: Query, message: str) -> Query:
-    Query.objects.filter(pk=query.pk).update(status=Query.Status.FAILED, error_message=message)
-    query.refresh_from_db()
-    return query
+def query_answer_job(
+    query_id: int, owner: str, reraise: tuple[type[BaseException], ...] = ()
+) -> str:
+    """The job: claim the question for ``owner``, answer it, and end it answered or failed.
+
+    Safe to run twice: a second delivery finds it answered (or held by a live worker) and
+    leaves. Every write after the claim is conditional on still holding it."""
+    lease = jobs.job_claim(QUESTION, query_id, owner=owner)
+    if isinstance(lease, jobs.Refusal):
+        return lease.reason
+    with jobs.guard(lease, reraise=reraise):
+        query = Query.objects.select_related("matter").get(pk=query_id)
+        _answer_claimed(query, lease)
+    row = Query.objects.filter(pk=query_id).values_list("status", flat=True).first()
+    return row or "gone"
 
 
-def query_answer(*, query_id: int) -> Query | None:
-    """Answer a queued (or failed) query; returns None when there is nothing to do."""
-    query = _claim(query_id)
-    if query is None:
-        return Query.objects.filter(pk=query_id).first()
+def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
     if query.matter.kind == Matter.Kind.RESEARCH:
         # A matter of judgments: routed precedent research (legalnav.answers.research).
         from legalnav.answers.research.pipeline import research_answer
 
-        return research_answer(query=query)
+        research_answer(query=query, lease=lease)
+        return
     started = time.perf_counter()
     provider = get_provider()
     try:
         mr = matter_retriever(matter=query.matter)
-    except Exception as exc:  # an embedding model that cannot load must not leave it "running"
+    except jobs.TRANSIENT:
+        raise
+    except Exception as exc:  # an embedding model that cannot load
         logger.exception("retrieval setup failed for query %s", query.pk)
-        return _fail(query, f"Retrieval could not start ({exc.__class__.__name__}).")
+        lease.fail(f"Retrieval could not start ({exc.__class__.__name__}).", "retrieval")
+        return
     if not mr.documents:
-        return _fail(query, "This matter has no indexed documents yet.")
+        lease.fail("This matter has no indexed documents yet.", "no_documents")
+        return
+    lease.check()
     corpus_tokens = sum(_doc_tokens(d) for d in mr.documents)
     mode = query.mode
     if mode == Query.Mode.INJECT and corpus_tokens > CONTEXT_WINDOW_TOKENS:
-        return _fail(
-            query,
+        lease.fail(
             f"Inject would put {corpus_tokens:,} tokens in context, more than the model's window "
             f"({CONTEXT_WINDOW_TOKENS:,}); ask in navembed or navindex mode.",
+            "too_large",
         )
+        return
     try:
         if mode == Query.Mode.AUTO and corpus_tokens > CONTEXT_WINDOW_TOKENS:
             mode = Query.Mode.NAVEMBED
@@ -177,17 +179,16 @@ def query_answer(*, query_id: int) -> Query | None:
             mr.retriever, query.question, "navembed" if mode == "navembed" else mode, 10
         )
         flush_index_cache()
+        lease.check()
         text, answerer, context_text = _answer(query, mr, result.hits, result.strategy, provider)
     except LLMError as exc:
-        return _fail(query, str(exc))
-    except Exception as exc:  # a bug must not leave the query "running"; it stays retryable
-        logger.exception("answering query %s failed", query.pk)
-        return _fail(
-            query, f"The question could not be answered ({exc.__class__.__name__}); try again."
-        )
+        lease.fail(str(exc), "llm")
+        return
+    lease.check()
     validation = citations.validate(text, _lookup(mr))
     _save(
         query,
+        lease,
         mr,
         result.hits,
         result.payload_chars,
@@ -199,8 +200,6 @@ def query_answer(*, query_id: int) -> Query | None:
         corpus_tokens,
         started,
     )
-    query.refresh_from_db()
-    return query
 
 
 def _answer(
@@ -343,6 +342,7 @@ def _lookup(mr: MatterRetriever):  # type: ignore[no-untyped-def]
 
 def _save(
     query,
+    lease,
     mr,
     hits,
     payload_chars,
@@ -445,12 +445,10 @@ def _save(
                 )
             )
         Evidence.objects.bulk_create(evidence)
-        Query.objects.filter(pk=query.pk).update(
-            status=Query.Status.ANSWERED,
-            mode_used=strategy,
-            answered_at=timezone.now(),
-            error_message="",
-        )
+        # Only while this worker still holds the question: a cancelled or taken-over job
+        # rolls the whole answer back instead of overwriting what the user sees.
+        if not lease.finish(mode_used=strategy, answered_at=timezone.now(), error_message=""):
+            raise jobs.JobLost(f"question {query.pk} was cancelled or taken over")
     logger.info(
         "query %s answered by %s in %.0f ms",
         query.pk,

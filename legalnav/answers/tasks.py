@@ -1,22 +1,13 @@
-"""Celery task for answering. Thin: it takes an id and calls one service; safe to run twice."""
+"""Celery task for answering. Thin: it takes an id and runs the job (``legalnav.core.jobs``),
+which claims the row with a lease, can run twice, and always ends the row or hands it back."""
 
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError
 
-from legalnav.answers.services import query_answer
+from legalnav.core.jobs import run_celery_job, time_limits
 
 
-@shared_task(
-    bind=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=5,
-    acks_late=True,
-)
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, **time_limits("question"))
 def answer_query(self, query_id: int) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    query = query_answer(query_id=query_id)
-    return {"status": query.status if query else "gone"}
+    return run_celery_job(self, "question", query_id)

@@ -21,6 +21,11 @@ urlpatterns = [
         name="answer-retry",
     ),
     path(
+        "matters/<int:matter_id>/questions/<int:query_id>/cancel/",
+        views.answer_cancel,
+        name="answer-cancel",
+    ),
+    path(
         "matters/<int:matter_id>/questions/<int:query_id>/citations/<int:citation_id>/",
         views.answer_citation,
         name="answer-citation",

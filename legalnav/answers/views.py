@@ -13,14 +13,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
-from legalnav.answers import selectors
+from legalnav.answers import actions, selectors
 from legalnav.answers.memo import MemoUnavailable, memo_export
 from legalnav.answers.models import Query
-from legalnav.answers.ratelimit import RateDecision, ask_rate_refund, ask_rate_take
-from legalnav.answers.services import QueryRejected, query_create, query_retry
+from legalnav.answers.ratelimit import RateDecision
+from legalnav.answers.services import QueryRejected
+from legalnav.core import jobs
 from legalnav.matters.access import Action, matter_for
-from legalnav.matters.audit import audit_record
-from legalnav.matters.models import AuditEvent, Matter
+from legalnav.matters.models import Matter
 
 MODES = Query.Mode.choices
 
@@ -88,21 +88,21 @@ def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
 
     question = request.POST.get("question", "")
     mode = request.POST.get("mode", Query.Mode.AUTO)
-    decision = ask_rate_take(user_id=request.user.pk)
-    if not decision.allowed:
+    try:
+        query = actions.question_ask(
+            matter=matter, user=request.user, question=question, mode=mode, via="page"
+        )
+    except actions.RateLimited as exc:
         return _refused(
             request,
             matter,
-            message=decision.message,
+            message=exc.decision.message,
             status=429,
             question=question,
             mode=mode,
-            decision=decision,
+            decision=exc.decision,
         )
-    try:
-        query = query_create(matter=matter, user=request.user, question=question, mode=mode)
     except QueryRejected as exc:
-        ask_rate_refund(user_id=request.user.pk)
         return _refused(
             request,
             matter,
@@ -111,18 +111,21 @@ def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
             question=question,
             mode=mode,
         )
-    audit_record(
-        matter=matter,
-        user=request.user,
-        action=AuditEvent.Action.ASKED,
-        target=f"question Q{query.pk}",
-        detail={"query_id": query.pk, "mode": query.mode, "question": query.question[:200]},
-    )
+    except actions.JobQueueDown as exc:
+        # Saved, marked failed with the reason, retryable: show it, with a 503 and Retry-After.
+        url = reverse("answer-detail", args=[matter.pk, exc.query.pk])
+        template = "answers/detail.html#answer_live" if request.htmx else "answers/detail.html"
+        response = render(
+            request, template, _answer_context(matter, exc.query, notice=exc.message), status=503
+        )
+        response["Retry-After"] = str(exc.retry_after)
+        if request.htmx:
+            response["HX-Push-Url"] = url
+        return response
     url = reverse("answer-detail", args=[matter.pk, query.pk])
     if not request.htmx:
         return HttpResponseRedirect(url, status=303)
-    # On the embedded default the answer task has already run (in this request, on commit);
-    # with a worker the fragment polls until it is done.
+    # The answer is being worked on in the background: the fragment polls until it is done.
     query = selectors.query_get(matter=matter, query_id=query.pk)
     response = render(request, "answers/detail.html#answer_live", _answer_context(matter, query))
     response["HX-Push-Url"] = url
@@ -132,47 +135,71 @@ def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def answer_detail(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
-    """A question and its answer. The htmx poll gets the fragment, and 286 once it is final."""
+    """A question and its answer. The htmx poll gets the fragment, and 286 once it has ended or
+    stalled. A poll of a question nobody is working on restarts it (the sweeper, at once)."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
-    query = selectors.query_get(matter=matter, query_id=query_id)
+    query = jobs.job_poll_check("question", selectors.query_get(matter=matter, query_id=query_id))
     context = _answer_context(matter, query)
     if request.htmx:
         response = render(request, "answers/detail.html#answer_live", context)
-        # Answered or failed is final: 286 makes htmx swap this last fragment and stop polling.
-        done = query.status in (Query.Status.ANSWERED, Query.Status.FAILED)
+        done = context["page"].done  # type: ignore[attr-defined]
         return HttpResponseStopPolling(response.content) if done else response
     return render(request, "answers/detail.html", context)
+
+
+def _job_response(
+    request: HtmxHttpRequest,
+    matter: Matter,
+    query: Query,
+    *,
+    notice: str = "",
+    status: int = 200,
+    retry_after: int | None = None,
+) -> HttpResponse:
+    url = reverse("answer-detail", args=[matter.pk, query.pk])
+    if not request.htmx and status == 200:
+        return HttpResponseRedirect(url, status=303)
+    query = selectors.query_get(matter=matter, query_id=query.pk)
+    context = _answer_context(matter, query, notice=notice)
+    template = "answers/detail.html#answer_live" if request.htmx else "answers/detail.html"
+    response = render(request, template, context, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @login_required
 @require_POST
 def answer_retry(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
-    """Put a failed question back to the worker (counts against the asking rate limit)."""
+    """Send a failed, cancelled or stalled question again (counts against the asking rate)."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
     query = selectors.query_get(matter=matter, query_id=query_id)
-    url = reverse("answer-detail", args=[matter.pk, query.pk])
-    if query.status == Query.Status.FAILED:
-        decision = ask_rate_take(user_id=request.user.pk)
-        if not decision.allowed:
-            context = _answer_context(matter, query, notice=decision.message)
-            template = "answers/detail.html#answer_live" if request.htmx else "answers/detail.html"
-            response = render(request, template, context, status=429)
-            response["Retry-After"] = str(decision.retry_after)
-            return response
-        if query_retry(query=query):
-            audit_record(
-                matter=matter,
-                user=request.user,
-                action=AuditEvent.Action.ASKED,
-                target=f"question Q{query.pk} (retry)",
-                detail={"query_id": query.pk, "mode": query.mode, "retry": True},
-            )
-        else:
-            ask_rate_refund(user_id=request.user.pk)
-    if not request.htmx:
-        return HttpResponseRedirect(url, status=303)
-    query = selectors.query_get(matter=matter, query_id=query.pk)
-    return render(request, "answers/detail.html#answer_live", _answer_context(matter, query))
+    try:
+        actions.question_retry(matter=matter, user=request.user, query=query, via="page")
+    except actions.RateLimited as exc:
+        return _job_response(
+            request,
+            matter,
+            query,
+            notice=exc.decision.message,
+            status=429,
+            retry_after=exc.decision.retry_after,
+        )
+    except actions.JobQueueDown as exc:
+        return _job_response(
+            request, matter, query, notice=exc.message, status=503, retry_after=exc.retry_after
+        )
+    return _job_response(request, matter, query)
+
+
+@login_required
+@require_POST
+def answer_cancel(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
+    """Stop a queued, running or stalled question."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    query = selectors.query_get(matter=matter, query_id=query_id)
+    actions.question_stop(matter=matter, user=request.user, query=query, via="page")
+    return _job_response(request, matter, query)
 
 
 @login_required

@@ -25,11 +25,12 @@ STATUS_TEXT = {
     401: "No token, or an unknown or revoked token",
     403: "Your role in the matter does not allow this",
     404: "No such item, or not in a matter you are a member of",
-    409: "Not ready (the document is not indexed yet)",
+    409: "Not in a state for this (not indexed yet; nothing to retry or cancel)",
     413: "The upload is over the size limit",
     415: "Unsupported content type or file type",
     422: "A parameter or field is not valid (the error names it)",
     429: "Too many questions in the last minute (see Retry-After)",
+    503: "The task queue is unavailable; what was sent is kept as failed (see Retry-After)",
 }
 
 TAGS = [
@@ -38,6 +39,7 @@ TAGS = [
     ("nodes", "The clause tree, single provisions verbatim, and the navindex files"),
     ("search", "Hybrid search over a matter's provisions"),
     ("questions", "Asking questions; answers with citations, evidence, validation and cost"),
+    ("evaluation", "Evaluation runs: status, resume and cancel"),
     ("cost", "The LLM call ledger"),
 ]
 

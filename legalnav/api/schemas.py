@@ -53,7 +53,7 @@ DocumentKind = Literal[
     "judgment",
     "other",
 ]
-DocumentStatus = Literal["queued", "indexing", "indexed", "failed"]
+DocumentStatus = Literal["queued", "indexing", "indexed", "failed", "cancelled"]
 AskMode = Literal["auto", "inject", "navembed", "navindex"]
 SearchMode = Literal["hybrid", "bm25", "dense"]
 
@@ -239,6 +239,10 @@ class DocumentOut(BaseModel):
     error: DocumentError | None = Field(description="Why indexing failed; null otherwise.")
     node_count: int
     attempts: int
+    stale: bool = Field(
+        default=False,
+        description="Queued or indexing, but no worker is on it: retry it (or cancel it).",
+    )
     created_at: datetime
     updated_at: datetime
     indexed_at: datetime | None
@@ -389,11 +393,29 @@ class QueryOut(BaseModel):
     question: str
     mode: str
     mode_used: str
-    status: Literal["queued", "running", "answered", "failed"]
+    status: Literal["queued", "running", "answered", "failed", "cancelled"]
     error: str | None
+    error_code: str = Field(
+        default="", description="Why it failed, for programs: queue_unavailable, timeout, llm ..."
+    )
+    stale: bool = Field(
+        default=False, description="Queued or running, but no worker is on it: retry it."
+    )
     created_at: datetime
     answered_at: datetime | None
     answer: AnswerOut | None = Field(description="Present once the status is answered.")
+
+
+class EvaluationRunOut(BaseModel):
+    id: int
+    name: str
+    gold_set: str
+    modes: list[str]
+    status: Literal["queued", "running", "interrupted", "done", "failed", "cancelled"]
+    error: str | None
+    stale: bool
+    created_at: datetime
+    finished_at: datetime | None
 
 
 class QueryPage(Paged):

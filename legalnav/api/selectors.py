@@ -17,6 +17,7 @@ from legalnav.answers import selectors as answer_selectors
 from legalnav.answers.models import Answer, Query
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, not_found, parse_id
+from legalnav.core import jobs
 from legalnav.documents import navindex
 from legalnav.documents.models import NODE_FLAG_COLUMNS, CrossReference, DefinedTerm, Document, Node
 from legalnav.documents.services import document_write_navindex, navindex_dir
@@ -146,6 +147,7 @@ def document_out(doc: Document) -> schemas.DocumentOut:
         error=error,
         node_count=doc.node_count,
         attempts=doc.attempts,
+        stale=jobs.is_stale(jobs.SPECS["document"], doc),
         created_at=doc.created_at,
         updated_at=doc.updated_at,
         indexed_at=doc.indexed_at,
@@ -171,7 +173,9 @@ def document_page(
 
 
 def document_detail(*, user: object, document_id: object) -> schemas.DocumentOut:
-    return document_out(document_access(user=user, document_id=document_id))
+    """The document; a poll of one that nobody is indexing restarts it (the sweeper, now)."""
+    doc = document_access(user=user, document_id=document_id)
+    return document_out(jobs.job_poll_check("document", doc))
 
 
 # --- the node tree and provisions -------------------------------------------------------------
@@ -515,6 +519,8 @@ def query_out(query: Query, *, with_answer: bool = True) -> schemas.QueryOut:
         mode_used=query.mode_used,
         status=query.status,  # type: ignore[arg-type]
         error=query.error_message or None,
+        error_code=query.error_code,
+        stale=jobs.is_stale(jobs.SPECS["question"], query),
         created_at=query.created_at,
         answered_at=query.answered_at,
         answer=answer,
@@ -529,7 +535,7 @@ def query_detail(*, user: object, matter_id: object, query_id: object) -> schema
     query = Query.objects.filter(matter=matter, pk=pk).first()
     if query is None:
         raise not_found("question in this matter")
-    return query_out(query)
+    return query_out(jobs.job_poll_check("question", query))
 
 
 def query_page(

@@ -7,22 +7,20 @@ from __future__ import annotations
 
 import re
 
+from legalnav.answers import actions
 from legalnav.answers.models import Query
-from legalnav.answers.ratelimit import ask_rate_refund, ask_rate_take
-from legalnav.answers.services import QueryRejected, query_create
+from legalnav.answers.services import QueryRejected
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.api.selectors import document_access, document_out, matter_access, query_out
+from legalnav.core import jobs
+from legalnav.core.jobs import QueueUnavailable
+from legalnav.documents import desk
 from legalnav.documents.models import Document
-from legalnav.documents.services import (
-    DocumentRejected,
-    document_add,
-    document_delete,
-    document_reindex,
-)
+from legalnav.documents.services import DocumentRejected
+from legalnav.evaluation.models import EvaluationRun
 from legalnav.matters.access import Action
-from legalnav.matters.audit import audit_record
-from legalnav.matters.models import AuditEvent
+from legalnav.matters.models import Matter
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -53,10 +51,12 @@ def document_upload(
                 422, "invalid", "The amended document is not in this matter.", field="amends"
             )
     try:
-        doc, created = document_add(
+        outcome = desk.document_upload(
             matter=matter,
+            user=user,
             filename=filename,
             data=data,
+            via=via,
             title=form.title.strip(),
             kind=form.kind or "",
             amends=amends,
@@ -66,85 +66,170 @@ def document_upload(
         raise ApiError(
             _REJECTED_STATUS.get(exc.code, 422), exc.code, exc.message, field="file"
         ) from None
-    if created:
-        audit_record(
-            matter=matter,
-            user=user,
-            action=AuditEvent.Action.UPLOADED,
-            target=f"{doc.key} {doc.original_filename}",
-            detail={"document_id": doc.pk, "bytes": doc.size_bytes, "via": via},
-        )
-    doc.refresh_from_db()
-    return schemas.UploadOut(document=document_out(doc), created=created)
+    if outcome.code == "queue_unavailable":
+        raise _queue_down(f"{outcome.error} The document is {outcome.document.key}.")  # type: ignore[union-attr]
+    assert outcome.document is not None
+    return schemas.UploadOut(document=document_out(outcome.document), created=outcome.created)
+
+
+def _queue_down(message: str = QueueUnavailable.message) -> ApiError:
+    return ApiError(
+        503,
+        "queue_unavailable",
+        message,
+        headers={"Retry-After": str(QueueUnavailable.retry_after)},
+    )
 
 
 def document_requeue(
     *, user: object, document_id: object, force: bool, via: str
 ) -> schemas.ReindexOut:
-    """Queue the document for indexing again (a retry, or a forced rebuild)."""
+    """Queue the document for indexing again: a retry (failed, cancelled or stalled), or a
+    rebuild of an indexed one (``force``)."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
-    queued = doc.status != Document.Status.INDEXING
-    if queued:
-        document_reindex(document=doc, force=force)
-        audit_record(
-            matter=doc.matter,
-            user=user,
-            action=AuditEvent.Action.REINDEXED,
-            target=f"{doc.key} {doc.original_filename}",
-            detail={"document_id": doc.pk, "force": force, "via": via},
-        )
+    try:
+        queued = desk.document_requeue(document=doc, user=user, force=force, via=via)
+    except QueueUnavailable:
+        raise _queue_down() from None
     doc.refresh_from_db()
     return schemas.ReindexOut(document=document_out(doc), queued=queued)
+
+
+def document_stop(*, user: object, document_id: object, via: str) -> schemas.DocumentOut:
+    """Cancel indexing; 409 when the document is not being indexed."""
+    doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
+    if not desk.document_stop(document=doc, user=user, via=via):
+        raise ApiError(409, "not_running", f"{doc.key} is {doc.status}: nothing to cancel.")
+    doc.refresh_from_db()
+    return document_out(doc)
 
 
 def document_remove(*, user: object, document_id: object, via: str) -> None:
     """Delete the document, its nodes, vectors, navindex files and stored file."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
-    matter, key, name, pk = doc.matter, doc.key, doc.original_filename, doc.pk
-    document_delete(document=doc)
-    audit_record(
-        matter=matter,
-        user=user,
-        action=AuditEvent.Action.DELETED,
-        target=f"{key} {name}",
-        detail={"document_id": pk, "via": via},
-    )
+    desk.document_remove(document=doc, user=user, via=via)
 
 
 def question_ask(
     *, user: object, matter_id: object, body: schemas.AskBody, via: str
 ) -> schemas.QueryOut:
-    """Put a question to the matter; it is answered in the background (at once on the embedded
-    default). Rate-limited per user like the ask page: a refusal is a 429 with Retry-After."""
+    """Put a question to the matter; it is answered in the background. Rate-limited per user
+    like the ask page: a refusal is a 429 with Retry-After; a task queue that is down, a 503
+    with Retry-After (the question is kept, failed, and can be retried)."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.ASK)
-    user_id = getattr(user, "pk", None)
-    decision = ask_rate_take(user_id=user_id)
-    if not decision.allowed:
-        raise ApiError(
-            429,
-            "rate_limited",
-            decision.message,
-            headers={"Retry-After": str(decision.retry_after)},
-        )
     try:
-        query = query_create(matter=matter, user=user, question=body.question, mode=body.mode)
+        query = actions.question_ask(
+            matter=matter, user=user, question=body.question, mode=body.mode, via=via
+        )
+    except actions.RateLimited as exc:
+        raise _rate_limited(exc) from None
     except QueryRejected as exc:
-        ask_rate_refund(user_id=user_id)
         raise ApiError(422, "invalid", str(exc), field="question") from None
-    audit_record(
-        matter=matter,
-        user=user,
-        action=AuditEvent.Action.ASKED,
-        target=f"question Q{query.pk}",
-        detail={
-            "query_id": query.pk,
-            "mode": query.mode,
-            "question": query.question[:200],
-            "via": via,
-        },
+    except actions.JobQueueDown as exc:
+        raise _queue_down(f"{exc.message} The question is Q{exc.query.pk}.") from None
+    return query_out(query)
+
+
+def _rate_limited(exc: actions.RateLimited) -> ApiError:
+    return ApiError(
+        429,
+        "rate_limited",
+        exc.decision.message,
+        headers={"Retry-After": str(exc.decision.retry_after)},
     )
+
+
+def _question(
+    user: object, matter_id: object, query_id: object, action: Action
+) -> tuple[Matter, Query]:
+    matter = matter_access(user=user, matter_id=matter_id, action=action)
+    query = Query.objects.filter(matter=matter, pk=parse_id(query_id, "question")).first()
+    if query is None:
+        raise not_found("question in this matter")
+    return matter, query
+
+
+def question_retry(
+    *, user: object, matter_id: object, query_id: object, via: str
+) -> schemas.QueryOut:
+    """Send a failed, cancelled or stalled question again; 409 when there is nothing to retry."""
+    matter, query = _question(user, matter_id, query_id, Action.ASK)
+    try:
+        retried = actions.question_retry(matter=matter, user=user, query=query, via=via)
+    except actions.RateLimited as exc:
+        raise _rate_limited(exc) from None
+    except actions.JobQueueDown:
+        raise _queue_down() from None
+    if not retried:
+        raise ApiError(409, "not_retryable", f"Q{query.pk} is {query.status}: nothing to retry.")
     query.refresh_from_db()
     return query_out(query)
+
+
+def question_stop(
+    *, user: object, matter_id: object, query_id: object, via: str
+) -> schemas.QueryOut:
+    """Cancel a queued or running question; 409 when it has already ended."""
+    matter, query = _question(user, matter_id, query_id, Action.ASK)
+    if not actions.question_stop(matter=matter, user=user, query=query, via=via):
+        raise ApiError(409, "not_running", f"Q{query.pk} is {query.status}: nothing to cancel.")
+    query.refresh_from_db()
+    return query_out(query)
+
+
+# --- evaluation runs (staff, or the user who started the run) ---------------------------------
+
+
+def _run(user: object, run_id: object) -> EvaluationRun:
+    from legalnav.evaluation.selectors import runs_visible
+
+    run = runs_visible(user=user).filter(pk=parse_id(run_id, "evaluation run")).first()
+    if run is None:
+        raise not_found("evaluation run")
+    return run
+
+
+def evaluation_run_out(run: EvaluationRun) -> schemas.EvaluationRunOut:
+    return schemas.EvaluationRunOut(
+        id=run.pk,
+        name=run.name,
+        gold_set=run.gold_set,
+        modes=list(run.modes),
+        status=run.status,  # type: ignore[arg-type]
+        error=run.error_message or None,
+        stale=jobs.is_stale(jobs.SPECS["evaluation"], run),
+        created_at=run.created_at,
+        finished_at=run.finished_at,
+    )
+
+
+def evaluation_detail(*, user: object, run_id: object) -> schemas.EvaluationRunOut:
+    return evaluation_run_out(_run(user, run_id))
+
+
+def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
+    """Resume an interrupted, failed, cancelled or stalled run in the background."""
+    from legalnav.evaluation.services import evaluation_run_retry
+
+    run = _run(user, run_id)
+    try:
+        retried = evaluation_run_retry(run=run)
+    except QueueUnavailable:
+        raise _queue_down() from None
+    if not retried:
+        raise ApiError(409, "not_retryable", f"Run {run.pk} is {run.status}: nothing to resume.")
+    run.refresh_from_db()
+    return evaluation_run_out(run)
+
+
+def evaluation_stop(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
+    from legalnav.evaluation.services import evaluation_run_cancel
+
+    run = _run(user, run_id)
+    if not evaluation_run_cancel(run=run, by=getattr(user, "get_username", lambda: "")()):
+        raise ApiError(409, "not_running", f"Run {run.pk} is {run.status}: nothing to cancel.")
+    run.refresh_from_db()
+    return evaluation_run_out(run)
 
 
 def question_status(*, user: object, matter_id: object, query_id: object) -> Query:

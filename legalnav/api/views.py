@@ -86,7 +86,7 @@ def documents_list(
     multipart_file="file",
     response=schemas.UploadOut,
     status=201,
-    errors=(400, 401, 403, 404, 413, 415, 422),
+    errors=(400, 401, 403, 404, 413, 415, 422, 503),
 )
 def documents_upload(
     request: HttpRequest,
@@ -140,12 +140,24 @@ def documents_delete(request: HttpRequest, user: object, document_id: str) -> No
     body_required=False,
     response=schemas.ReindexOut,
     status=202,
-    errors=(400, 401, 403, 404, 415, 422),
+    errors=(400, 401, 403, 404, 415, 422, 503),
 )
 def documents_reindex(
     request: HttpRequest, user: object, document_id: str, body: schemas.ReindexBody
 ) -> schemas.ReindexOut:
     return services.document_requeue(user=user, document_id=document_id, force=body.force, via=VIA)
+
+
+@api.post(
+    "/documents/{document_id}/cancel",
+    summary="Stop indexing a document (queued, indexing or stalled)",
+    description="A document indexed before keeps the clauses of its last completed run.",
+    tag="documents",
+    response=schemas.DocumentOut,
+    errors=(401, 403, 404, 409),
+)
+def documents_cancel(request: HttpRequest, user: object, document_id: str) -> schemas.DocumentOut:
+    return services.document_stop(user=user, document_id=document_id, via=VIA)
 
 
 @api.get(
@@ -217,7 +229,7 @@ def search(
     body=schemas.AskBody,
     response=schemas.QueryOut,
     status=202,
-    errors=(400, 401, 403, 404, 415, 422, 429),
+    errors=(400, 401, 403, 404, 415, 422, 429, 503),
 )
 def queries_create(
     request: HttpRequest, user: object, matter_id: str, body: schemas.AskBody
@@ -253,6 +265,70 @@ def queries_detail(
     request: HttpRequest, user: object, matter_id: str, query_id: str
 ) -> schemas.QueryOut:
     return selectors.query_detail(user=user, matter_id=matter_id, query_id=query_id)
+
+
+@api.post(
+    "/matters/{matter_id}/queries/{query_id}/retry",
+    summary="Ask a failed, cancelled or stalled question again (counts against the rate limit)",
+    tag="questions",
+    response=schemas.QueryOut,
+    status=202,
+    errors=(401, 403, 404, 409, 429, 503),
+)
+def queries_retry(
+    request: HttpRequest, user: object, matter_id: str, query_id: str
+) -> schemas.QueryOut:
+    return services.question_retry(user=user, matter_id=matter_id, query_id=query_id, via=VIA)
+
+
+@api.post(
+    "/matters/{matter_id}/queries/{query_id}/cancel",
+    summary="Stop a queued or running question",
+    tag="questions",
+    response=schemas.QueryOut,
+    errors=(401, 403, 404, 409),
+)
+def queries_cancel(
+    request: HttpRequest, user: object, matter_id: str, query_id: str
+) -> schemas.QueryOut:
+    return services.question_stop(user=user, matter_id=matter_id, query_id=query_id, via=VIA)
+
+
+# --- evaluation runs --------------------------------------------------------------------------
+
+
+@api.get(
+    "/evaluation/runs/{run_id}",
+    summary="An evaluation run's status (staff, or the user who started it)",
+    tag="evaluation",
+    response=schemas.EvaluationRunOut,
+    errors=(401, 404),
+)
+def evaluation_detail(request: HttpRequest, user: object, run_id: str) -> schemas.EvaluationRunOut:
+    return services.evaluation_detail(user=user, run_id=run_id)
+
+
+@api.post(
+    "/evaluation/runs/{run_id}/retry",
+    summary="Resume an interrupted, failed, cancelled or stalled evaluation run in the background",
+    tag="evaluation",
+    response=schemas.EvaluationRunOut,
+    status=202,
+    errors=(401, 404, 409, 503),
+)
+def evaluation_retry(request: HttpRequest, user: object, run_id: str) -> schemas.EvaluationRunOut:
+    return services.evaluation_retry(user=user, run_id=run_id, via=VIA)
+
+
+@api.post(
+    "/evaluation/runs/{run_id}/cancel",
+    summary="Stop a queued or running evaluation run (what it finished is kept)",
+    tag="evaluation",
+    response=schemas.EvaluationRunOut,
+    errors=(401, 404, 409),
+)
+def evaluation_cancel(request: HttpRequest, user: object, run_id: str) -> schemas.EvaluationRunOut:
+    return services.evaluation_stop(user=user, run_id=run_id, via=VIA)
 
 
 @api.get(

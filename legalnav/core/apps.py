@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -7,3 +9,21 @@ class CoreConfig(AppConfig):
     name = "legalnav.core"
     label = "core"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.core.signals import request_started
+
+        # On the embedded default, background work runs in the web process: start its queues
+        # and sweeper with the first request, so that jobs a previous process left queued or
+        # half done are picked up after a restart without anyone having to poll them.
+        request_started.connect(_start_local_runner, dispatch_uid="legalnav-local-runner")
+
+
+def _start_local_runner(sender: Any, **kwargs: Any) -> None:
+    from django.conf import settings
+
+    if settings.TASK_RUNNER != "thread":
+        return
+    from legalnav.core.jobs import local_runner
+
+    local_runner().start()

@@ -17,12 +17,15 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
+from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents.models import Document
 from legalnav.documents.services import (
     DocumentRejected,
     _human,
     document_add,
+    document_cancel,
     document_delete,
+    document_enqueue_index,
     document_reindex,
 )
 from legalnav.matters.audit import audit_record
@@ -38,7 +41,7 @@ class UploadOutcome:
     document: Document | None = None
     created: bool = False
     error: str = ""  # why the file was refused; "" when it was accepted
-    code: str = ""
+    code: str = ""  # the refusal's code; "queue_unavailable": saved, failed, retryable
 
 
 def _target(document: Document) -> str:
@@ -61,41 +64,127 @@ def document_upload_many(
                     f"“{name}” is {_human(upload.size)}, over the {_human(limit)} limit.",
                 )
             data = upload.read()
-            with transaction.atomic():
-                doc, created = document_add(matter=matter, filename=name, data=data)
-                if created:
-                    audit_record(
-                        matter=matter,
-                        user=user,
-                        action=AuditEvent.Action.UPLOADED,
-                        target=_target(doc),
-                        detail={"filename": name, "bytes": len(data), "sha256": doc.sha256},
-                    )
+            outcomes.append(document_upload(matter=matter, user=user, filename=name, data=data))
         except DocumentRejected as exc:
             outcomes.append(UploadOutcome(filename=name, error=exc.message, code=exc.code))
-            continue
-        outcomes.append(UploadOutcome(filename=name, document=doc, created=created))
     return outcomes
 
 
-def document_requeue(*, document: Document, user: object, force: bool) -> None:
-    """Retry a failed document (``force=False``) or rebuild an indexed one (``force=True``)."""
+def document_upload(
+    *,
+    matter: Matter,
+    user: object,
+    filename: str,
+    data: bytes,
+    via: str = "page",
+    **details: object,
+) -> UploadOutcome:
+    """One file: stored, audited and queued for indexing in one step. Raises
+    ``DocumentRejected`` (nothing stored). When the task queue is down the document is kept,
+    marked failed ("the task queue is unavailable") and audited; the outcome says so."""
     with transaction.atomic():
-        document_reindex(document=document, force=force)
-        audit_record(
-            matter=document.matter,
-            user=user,
-            action=AuditEvent.Action.REINDEXED,
-            target=_target(document),
-            detail={"retry": not force, "status_before": document.status},
+        doc, created = document_add(
+            matter=matter,
+            filename=filename,
+            data=data,
+            enqueue=False,
+            **details,  # type: ignore[arg-type]
         )
+        if created:
+            audit_record(
+                matter=matter,
+                user=user,
+                action=AuditEvent.Action.UPLOADED,
+                target=_target(doc),
+                detail={
+                    "document_id": doc.pk,
+                    "filename": filename,
+                    "bytes": len(data),
+                    "sha256": doc.sha256,
+                    "via": via,
+                },
+            )
+    if created:
+        try:
+            document_enqueue_index(document=doc)
+        except QueueUnavailable:
+            _queue_down(doc, user, via)
+            doc.refresh_from_db()
+            return UploadOutcome(
+                filename=filename,
+                document=doc,
+                created=True,
+                error=f"“{filename}” was saved as {doc.key}, but {QueueUnavailable.message[0].lower()}"
+                f"{QueueUnavailable.message[1:]}",
+                code="queue_unavailable",
+            )
+    doc.refresh_from_db()
+    return UploadOutcome(filename=filename, document=doc, created=created)
 
 
-def document_remove(*, document: Document, user: object) -> None:
-    """Delete a document with its clauses, vectors and files."""
+def _queue_down(document: Document, user: object, via: str) -> None:
+    audit_record(
+        matter=document.matter,
+        user=user,
+        action=AuditEvent.Action.QUEUE_DOWN,
+        target=_target(document),
+        detail={"document_id": document.pk, "via": via},
+    )
+
+
+def document_requeue(*, document: Document, user: object, force: bool, via: str = "page") -> bool:
+    """Retry a failed, cancelled or stalled document, or rebuild an indexed one (``force``).
+    False when a worker is indexing it right now. Raises ``QueueUnavailable`` (audited; the
+    document is then failed with that reason) when the task queue is down."""
+    status_before = document.status
+    try:
+        with transaction.atomic():
+            queued = document_reindex(document=document, force=force)
+            if queued:
+                audit_record(
+                    matter=document.matter,
+                    user=user,
+                    action=AuditEvent.Action.REINDEXED,
+                    target=_target(document),
+                    detail={
+                        "document_id": document.pk,
+                        "retry": status_before != Document.Status.INDEXED,
+                        "force": force,
+                        "status_before": status_before,
+                        "via": via,
+                    },
+                )
+    except QueueUnavailable:
+        _queue_down(document, user, via)
+        raise
+    return queued
+
+
+def document_stop(*, document: Document, user: object, via: str = "page") -> bool:
+    """Cancel a queued, indexing or stalled document. False when it had already ended."""
+    name = getattr(user, "get_username", lambda: "")()
+    if not document_cancel(document=document, by=name):
+        return False
+    audit_record(
+        matter=document.matter,
+        user=user,
+        action=AuditEvent.Action.CANCELLED,
+        target=_target(document),
+        detail={"document_id": document.pk, "via": via},
+    )
+    return True
+
+
+def document_remove(*, document: Document, user: object, via: str = "page") -> None:
+    """Delete a document with its clauses, vectors and files (audited in the same transaction)."""
     matter = document.matter
     target = _target(document)
-    detail = {"filename": document.original_filename, "sha256": document.sha256}
+    detail = {
+        "document_id": document.pk,
+        "filename": document.original_filename,
+        "sha256": document.sha256,
+        "via": via,
+    }
     with transaction.atomic():
         audit_record(
             matter=matter, user=user, action=AuditEvent.Action.DELETED, target=target, detail=detail
@@ -132,6 +221,7 @@ def document_update_details(
             setattr(document, name, value)
         document.save(update_fields=[*changed, "updated_at"])
         if relink and document.status != Document.Status.INDEXING:
+            # Raises QueueUnavailable (the details are saved; the document failed, retryable).
             document_reindex(document=document, force=True)
             audit_record(
                 matter=document.matter,

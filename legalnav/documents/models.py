@@ -32,6 +32,7 @@ class Document(models.Model):
         INDEXING = "indexing", "Indexing"
         INDEXED = "indexed", "Indexed"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
 
     matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="documents")
     title = models.CharField(max_length=300)
@@ -54,6 +55,9 @@ class Document(models.Model):
     error_code = models.CharField(max_length=30, blank=True)
     error_message = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    # The job lease (legalnav.core.jobs): who is working on it and until when.
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
 
     # What the last successful indexing run was made from: equal to sha256/PARSER_VERSION means
     # the nodes are current and re-indexing is a no-op.

@@ -13,15 +13,16 @@ import hashlib
 import logging
 import os
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
+from legalnav.core import jobs
 from legalnav.documents import navindex
 from legalnav.documents.case_cards import case_card_build
 from legalnav.documents.llm_enrich import document_llm_enrich
@@ -44,9 +45,6 @@ from legalnav.documents.parsing.structure import ParsedNode
 from legalnav.matters.models import Matter
 
 logger = logging.getLogger(__name__)
-
-# An "indexing" claim older than this is considered abandoned (a worker died mid-task).
-STALE_CLAIM = timedelta(minutes=15)
 
 
 class DocumentRejected(ValueError):
@@ -117,79 +115,116 @@ def document_add(
 
 
 def document_enqueue_index(*, document: Document) -> None:
-    """Queue indexing once the surrounding transaction commits (so the worker sees the row)."""
-    from legalnav.documents.tasks import index_document
-
-    doc_id = document.pk
-    transaction.on_commit(lambda: index_document.delay(doc_id))
+    """Queue indexing once the surrounding transaction commits (so the worker sees the row).
+    Raises ``QueueUnavailable`` (the row then failed, retryable) when the broker is down."""
+    jobs.enqueue_on_commit("document", document.pk)
 
 
-def document_reindex(*, document: Document, force: bool = False) -> None:
-    """Queue a document again (a retry after a failure, or a forced rebuild)."""
-    fields: dict[str, object] = {"status": Document.Status.QUEUED, "progress": 0}
+def document_reindex(*, document: Document, force: bool = False) -> bool:
+    """Queue a document again: a retry after a failure, a cancelled or stalled run, or a forced
+    rebuild of an indexed one. False when a worker is indexing it right now."""
+    fields: dict[str, object] = {"progress": 0, "progress_note": ""}
     if force:
         fields["indexed_sha256"] = ""
-    Document.objects.filter(pk=document.pk).exclude(status=Document.Status.INDEXING).update(
-        **fields
+    requeued = bool(
+        Document.objects.filter(pk=document.pk)
+        .filter(status=Document.Status.INDEXED)
+        .update(status=Document.Status.QUEUED, attempts=0, updated_at=timezone.now(), **fields)
     )
-    document_enqueue_index(document=document)
+    if requeued:
+        jobs.enqueue_on_commit("document", document.pk)
+        return True
+    return jobs.job_retry(DOCUMENT, document.pk, **fields)
+
+
+def document_cancel(*, document: Document, by: str = "") -> bool:
+    """Stop a queued or running indexing job. A document that was indexed before keeps its
+    clauses from that run and goes back to "indexed"; otherwise it ends "cancelled" (Retry)."""
+    if not jobs.job_cancel(DOCUMENT, document.pk, by=by, progress=0, progress_note=""):
+        return False
+    # The last committed run's clauses are intact (a run writes them in one transaction).
+    restored = (
+        Document.objects.filter(pk=document.pk, status=Document.Status.CANCELLED)
+        .exclude(indexed_at=None)
+        .filter(node_count__gt=0)
+        .update(
+            status=Document.Status.INDEXED,
+            indexed_sha256=F("sha256"),
+            error_message="Re-indexing was cancelled; the clauses of the last completed run are kept.",
+        )
+    )
+    if restored:
+        logger.info("document %s: re-indexing cancelled, previous clauses kept", document.pk)
+    return True
 
 
 @dataclass(frozen=True)
 class IndexOutcome:
-    status: str  # "indexed" | "unchanged" | "failed" | "busy" | "gone"
+    status: str  # "indexed" | "unchanged" | "failed" | "busy" | "gone" | "cancelled"
     nodes: int = 0
     message: str = ""
 
 
-def _progress(doc_id: int, pct: int, note: str) -> None:
-    Document.objects.filter(pk=doc_id).update(progress=pct, progress_note=note[:200])
+DOCUMENT = jobs.SPECS["document"]
 
 
-def _fail(doc_id: int, code: str, message: str) -> IndexOutcome:
-    Document.objects.filter(pk=doc_id).update(
-        status=Document.Status.FAILED,
-        error_code=code[:30],
-        error_message=message,
-        progress=0,
-        progress_note="",
-        updated_at=timezone.now(),
-    )
-    logger.info("document %s failed to index: %s (%s)", doc_id, message, code)
-    return IndexOutcome("failed", message=message)
-
-
-def document_index(*, document_id: int) -> IndexOutcome:
-    """Extract, parse and enrich one document and store its node tree. Safe to run twice."""
+def document_index(*, document_id: int, owner: str | None = None) -> IndexOutcome:
+    """Index one document now, in this process (commands, tests). A no-op when its file and the
+    parser are unchanged; a failed or cancelled document is put back first (a retry)."""
     doc = Document.objects.filter(pk=document_id).first()
     if doc is None:
         return IndexOutcome("gone")
     if doc.is_current:
         return IndexOutcome("unchanged", nodes=doc.node_count)
-
-    # Claim the document: only one worker indexes it at a time; an old claim is taken over.
-    stale = timezone.now() - STALE_CLAIM
-    claimed = (
-        Document.objects.filter(pk=doc.pk)
-        .filter(~Q(status=Document.Status.INDEXING) | Q(updated_at__lt=stale))
-        .update(
-            status=Document.Status.INDEXING,
-            progress=5,
-            progress_note="Reading the file",
-            attempts=F("attempts") + 1,
-            error_code="",
-            error_message="",
-            updated_at=timezone.now(),
-        )
+    # Indexed from an older file or parser: rebuild. Failed or cancelled: try again.
+    Document.objects.filter(pk=document_id, status=Document.Status.INDEXED).update(
+        status=Document.Status.QUEUED, attempts=0
     )
-    if not claimed:
-        return IndexOutcome("busy")
+    jobs.job_reset(DOCUMENT, document_id)
+    document_index_job(document_id, owner or jobs.new_owner())
+    doc = Document.objects.filter(pk=document_id).first()
+    if doc is None:
+        return IndexOutcome("gone")
+    status = {"indexing": "busy", "queued": "busy"}.get(doc.status, doc.status)
+    return IndexOutcome(status, nodes=doc.node_count, message=doc.error_message)
 
+
+def document_index_job(
+    document_id: int, owner: str, reraise: tuple[type[BaseException], ...] = ()
+) -> str:
+    """The job: claim the document for ``owner``, index it, end it indexed or failed.
+
+    Safe to run twice: an unchanged document is left alone, one held by a live worker too.
+    Every write after the claim is conditional on still holding it, so a cancelled run
+    changes nothing more."""
+    doc = Document.objects.filter(pk=document_id).first()
+    if doc is None:
+        return "gone"
+    if doc.is_current:
+        return "unchanged"
+    lease = jobs.job_claim(DOCUMENT, document_id, owner=owner)
+    if isinstance(lease, jobs.Refusal):
+        return lease.reason
+    with jobs.guard(lease, reraise=reraise):
+        _index_claimed(doc, lease)
+    status = Document.objects.filter(pk=document_id).values_list("status", flat=True).first()
+    return status or "gone"
+
+
+def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
+    def progress(pct: int, note: str) -> None:
+        lease.check()
+        lease.update(progress=pct, progress_note=note[:200])
+
+    def fail(code: str, message: str) -> None:
+        lease.fail(message, code, progress=0, progress_note="")
+
+    progress(5, "Reading the file")
     try:
         with doc.source_file.open("rb") as fh:
             data = fh.read()
     except (OSError, ValueError) as exc:
-        return _fail(doc.pk, "missing_file", f"The stored file could not be read ({exc}).")
+        return fail("missing_file", f"The stored file could not be read ({exc}).")
     digest = hashlib.sha256(data).hexdigest()
 
     try:
@@ -197,29 +232,30 @@ def document_index(*, document_id: int) -> IndexOutcome:
             data, doc.original_filename, max_bytes=settings.LEGALNAV_MAX_UPLOAD_BYTES
         )
     except ExtractionError as exc:
-        return _fail(doc.pk, exc.code, exc.message)
-    _progress(doc.pk, 30, "Finding the clause structure")
+        return fail(exc.code, exc.message)
+    progress(30, "Finding the clause structure")
 
     try:
         parsed = parse_document(extracted.text)
-    except Exception as exc:  # a parser bug must not leave the document stuck in "indexing"
+    except (jobs.JobLost, *jobs.TRANSIENT):
+        raise
+    except Exception as exc:  # a parser bug: say so, keep the traceback in the log
         logger.exception("parsing document %s failed", doc.pk)
-        return _fail(
-            doc.pk, "parse_error", f"The document could not be parsed ({exc.__class__.__name__})."
-        )
+        return fail("parse_error", f"The document could not be parsed ({exc.__class__.__name__}).")
     if not parsed.nodes:
-        return _fail(doc.pk, "no_text", "No text was found in the document.")
-    _progress(doc.pk, 70, f"Saving {len(parsed.nodes)} clauses")
+        return fail("no_text", "No text was found in the document.")
+    progress(70, f"Saving {len(parsed.nodes)} clauses")
 
     base_index = _base_ref_index(doc)
     with transaction.atomic():
         locked = Document.objects.select_for_update().filter(pk=doc.pk).first()
         if locked is None:
-            return IndexOutcome("gone")
+            return None
+        if locked.status != Document.Status.INDEXING or locked.lease_owner != lease.owner:
+            raise jobs.JobLost(f"document {doc.pk} was cancelled or taken over")
         if locked.sha256 != digest:
-            # The file was replaced while we worked; the newer file's task will index it.
-            Document.objects.filter(pk=doc.pk).update(status=Document.Status.QUEUED)
-            return IndexOutcome("busy", message="file changed during indexing")
+            fail("changed", "The file changed while it was being indexed; Retry reads it again.")
+            return None
         count = _store(locked, parsed, extracted.text, base_index)
         # The document becomes "indexed" only once its navindex files exist (below).
         update = {
@@ -235,6 +271,7 @@ def document_index(*, document_id: int) -> IndexOutcome:
             "node_count": count,
             "media_type": extracted.media_type,
             "indexed_at": timezone.now(),
+            "updated_at": timezone.now(),
         }
         if locked.guess_metadata:
             if parsed.title:
@@ -246,20 +283,22 @@ def document_index(*, document_id: int) -> IndexOutcome:
         Document.objects.filter(pk=doc.pk).update(**update)
 
     doc.refresh_from_db()
+    lease.check()
     case_card_build(document=doc)  # judgments only: the case card; never fails indexing
+    lease.check()
     document_llm_enrich(document=doc)  # optional Claude summaries; never fails indexing
+    lease.check()
     try:
         _write_navindex_files(doc)
     except OSError as exc:
-        return _fail(doc.pk, "navindex_write", f"The navindex files could not be written ({exc}).")
-    _embed(doc)
-    Document.objects.filter(pk=doc.pk).update(
-        status=Document.Status.INDEXED, progress=100, progress_note="", updated_at=timezone.now()
-    )
+        return fail("navindex_write", f"The navindex files could not be written ({exc}).")
+    _embed(doc, lease)
+    if not lease.finish(progress=100, progress_note=""):
+        return None
     # Amendments of this document may now resolve references into it.
     for amendment in Document.objects.filter(amends=doc, status=Document.Status.INDEXED):
         document_resolve_base_references(document=amendment)
-    return IndexOutcome("indexed", nodes=count)
+    return None
 
 
 _SMALL = {"of", "and", "the", "to", "for", "in", "on", "or", "a", "an", "by", "with", "at", "as"}
@@ -274,13 +313,14 @@ def _display_title(title: str) -> str:
     return " ".join(out)[:300]
 
 
-def _embed(doc: Document) -> None:
+def _embed(doc: Document, lease: jobs.Lease) -> None:
     """Embed the document's passages now, so the first question does not wait for it. The
     vectors are cached by content hash: an unchanged text is never embedded twice. A failure
     here does not fail indexing (lexical retrieval still works); it is logged."""
     if not settings.EMBED_ON_INDEX:
         return
-    _progress(doc.pk, 95, "Embedding passages")
+    lease.check()
+    lease.update(progress=95, progress_note="Embedding passages")
     from legalnav.retrieval.services import document_store_vectors, embed_document_text
 
     try:

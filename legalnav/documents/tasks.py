@@ -1,28 +1,14 @@
-"""Celery tasks for documents. Thin: they take ids, call one service, and can run twice."""
+"""Celery task for indexing. Thin: it takes an id and runs the job (``legalnav.core.jobs``),
+which claims the row with a lease, can run twice, and always ends the row or hands it back."""
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
-from django.db import OperationalError
 
-from legalnav.documents.services import document_index
-
-logger = logging.getLogger(__name__)
+from legalnav.core.jobs import run_celery_job, time_limits
 
 
-@shared_task(
-    bind=True,
-    autoretry_for=(OperationalError,),  # a locked SQLite file or a dropped database connection
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=5,
-    acks_late=True,
-)
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, **time_limits("document"))
 def index_document(self, document_id: int) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """Index one document; a no-op when its file and the parser are unchanged."""
-    outcome = document_index(document_id=document_id)
-    logger.info("index_document %s: %s", document_id, outcome.status)
-    return {"status": outcome.status, "nodes": outcome.nodes, "message": outcome.message}
+    return run_celery_job(self, "document", document_id)

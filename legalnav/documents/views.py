@@ -17,6 +17,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
+from legalnav.core import jobs
+from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents import desk, selectors
 from legalnav.documents.forms import ACCEPT, DocumentDetailsForm, UploadForm
 from legalnav.documents.models import Document
@@ -35,11 +37,19 @@ class HtmxHttpRequest(HttpRequest):
 
 def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -> dict[str, object]:
     documents = selectors.matter_documents(matter=matter)
+    # A document nobody is working on is restarted now (the sweeper, for this row); one that
+    # still has nobody afterwards (its attempts spent, or the queue down) says so, and the page
+    # stops polling for it instead of showing a progress bar that never moves.
+    spec = jobs.SPECS["document"]
+    for doc in documents:
+        if doc.status in _BUSY and jobs.is_stale(spec, doc):
+            jobs.job_poll_check("document", doc)
+        doc.stale = doc.status in _BUSY and jobs.is_stale(spec, doc)  # type: ignore[attr-defined]
     role = matter.user_role  # type: ignore[attr-defined]
     context: dict[str, object] = {
         "matter": matter,
         "documents": documents,
-        "busy": any(d.status in _BUSY for d in documents),
+        "busy": any(d.status in _BUSY and not d.stale for d in documents),  # type: ignore[attr-defined]
         "can_edit": can(user=request.user, matter=matter, action=Action.EDIT, role=role),
         "can_manage": can(user=request.user, matter=matter, action=Action.MANAGE, role=role),
         "accept": ACCEPT,
@@ -78,7 +88,9 @@ def matter_upload(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
         matter=matter, user=request.user, files=form.cleaned_data["documents"]
     )
     for o in outcomes:
-        if o.error:
+        if o.code == "queue_unavailable":
+            messages.error(request, o.error)
+        elif o.error:
             messages.error(request, f"Not uploaded: {o.error}")
         elif o.created and o.document is not None:
             messages.success(
@@ -90,25 +102,59 @@ def matter_upload(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
                 f"“{o.filename}” is already in this matter as {o.document.key} "
                 f"({o.document.title}); nothing was added.",
             )
+    if any(o.code == "queue_unavailable" for o in outcomes):
+        return _queue_down(request, matter)
     return redirect("matter-detail", matter_id=matter.pk)
+
+
+def _queue_down(request: HtmxHttpRequest, matter: Matter) -> HttpResponse:
+    """The matter page with the messages, as a 503 with Retry-After: what was saved is kept
+    (marked failed, with Retry), and the user knows to try again shortly."""
+    response = render(request, "matters/detail.html", _matter_context(request, matter), status=503)
+    response["Retry-After"] = str(QueueUnavailable.retry_after)
+    return response
 
 
 @login_required
 @require_POST
 def document_reindex(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
-    """Retry a failed document, or rebuild an indexed one from its file."""
+    """Retry a failed, cancelled or stalled document, or rebuild an indexed one from its file."""
     document = selectors.document_for(
         user=request.user, document_id=document_id, action=Action.EDIT
     )
-    if document.status in _BUSY:
-        messages.info(request, f"{document.key} is already queued for indexing.")
-    else:
-        retry = document.status == Document.Status.FAILED
-        desk.document_requeue(document=document, user=request.user, force=not retry)
+    retry = document.status != Document.Status.INDEXED
+    try:
+        queued = desk.document_requeue(document=document, user=request.user, force=not retry)
+    except QueueUnavailable:
+        messages.error(request, f"{document.key}: {QueueUnavailable.message}")
+        return _queue_down(request, document.matter)
+    if queued:
         messages.success(
             request,
             f"{'Retrying' if retry else 'Re-indexing'} {document.key} “{document.title}”.",
         )
+    else:
+        messages.info(request, f"{document.key} is already being indexed.")
+    return redirect("matter-detail", matter_id=document.matter_id)
+
+
+@login_required
+@require_POST
+def document_cancel(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
+    """Stop indexing a document (a queued, running or stalled job)."""
+    document = selectors.document_for(
+        user=request.user, document_id=document_id, action=Action.EDIT
+    )
+    if desk.document_stop(document=document, user=request.user):
+        document.refresh_from_db()
+        kept = (
+            " Its clauses from the last completed run are kept."
+            if document.status == "indexed"
+            else ""
+        )
+        messages.success(request, f"Stopped indexing {document.key} “{document.title}”.{kept}")
+    else:
+        messages.info(request, f"{document.key} was not being indexed.")
     return redirect("matter-detail", matter_id=document.matter_id)
 
 

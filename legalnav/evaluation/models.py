@@ -11,10 +11,12 @@ class EvaluationRun(models.Model):
     summary (metrics with intervals, judged comparisons) once computed."""
 
     class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
         RUNNING = "running", "Running"
         INTERRUPTED = "interrupted", "Interrupted (resumable)"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
 
     name = models.CharField(max_length=200)
     gold_set = models.CharField(max_length=40)  # cuad, cuad-facts, contractnli, qa, aila
@@ -27,6 +29,10 @@ class EvaluationRun(models.Model):
         max_length=12, choices=Status.choices, default=Status.RUNNING, db_index=True
     )
     error_message = models.TextField(blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    # The job lease (legalnav.core.jobs): who is working on it and until when.
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import IntegrityError
 from django.utils import timezone
 
+from legalnav.core import jobs
 from legalnav.evaluation import gold
 from legalnav.evaluation.models import EvaluationItem, EvaluationRun, EvaluationVerdict
 from legalnav.evaluation.stats import PairedOutcome, clopper_pearson
@@ -82,6 +83,7 @@ def evaluation_run_create(
     from legalnav.llm.prices import PriceCard
 
     return EvaluationRun.objects.create(
+        status=EvaluationRun.Status.QUEUED,
         name=name[:200] or f"{gold_set} {timezone.now():%Y-%m-%d %H:%M}",
         gold_set=gold_set,
         modes=modes,
@@ -164,6 +166,7 @@ def evaluation_run_execute(
     evaluate: Callable[..., Any] | None = None,
     judge_provider: Any = None,
     report: Callable[[str], None] | None = None,
+    owner: str | None = None,
 ) -> Progress:
     """Run (or resume) a run: every (question, mode) not yet done, then the judged pairs, then
     the summary and the JSON file. An interruption (Ctrl-C, a killed worker) leaves the run
@@ -183,9 +186,20 @@ def evaluation_run_execute(
             raise EvaluationError(
                 "the judge is Claude: set ANTHROPIC_API_KEY (the judge-free scores need none)"
             )
-    EvaluationRun.objects.filter(pk=run.pk).update(
-        status=EvaluationRun.Status.RUNNING, error_message="", finished_at=None
+    # Claim the run (a lease renewed at every question): a second process resuming the same
+    # run at once is refused, and a killed process's run is ended by the sweeper.
+    # A finished run may be run again (it redoes only the questions that errored).
+    EvaluationRun.objects.filter(pk=run.pk, status=EvaluationRun.Status.DONE).update(
+        status=EvaluationRun.Status.FAILED
     )
+    jobs.job_reset(EVALUATION, run.pk, finished_at=None)
+    lease = jobs.job_claim(EVALUATION, run.pk, owner=owner or jobs.new_owner("evaluate"))
+    if isinstance(lease, jobs.Refusal):
+        raise EvaluationError(
+            f"run {run.pk} is {lease.status or lease.reason}"
+            + (": another process is running it" if lease.reason == "busy" else "")
+        )
+    lease.start_heartbeat()
     done = set(EvaluationItem.objects.filter(run=run, error="").values_list("item_id", "mode"))
     from legalnav.llm.prices import PriceCard
 
@@ -202,6 +216,7 @@ def evaluation_run_execute(
                 if (item.id, mode) in done:
                     progress.skipped += 1
                     continue
+                lease.check()  # stops here once the run is cancelled
                 result = evaluate(
                     bench,
                     item,
@@ -223,16 +238,59 @@ def evaluation_run_execute(
         bench.flush()
         for a, b in run.config.get("judge", []):
             progress.judged += _judge_pairs(run, a, b, judge_provider, say)
+    except jobs.JobLost:
+        if bench is not None:
+            bench.flush()
+        _finish(run, lease, None, "")  # cancelled: keep the status, summarise what was done
+        return progress
     except KeyboardInterrupt:
         if bench is not None:
             bench.flush()
-        _finish(run, EvaluationRun.Status.INTERRUPTED, "interrupted; run it again to resume")
+        _finish(run, lease, EvaluationRun.Status.INTERRUPTED, "interrupted; run it again to resume")
         raise
     except Exception as exc:
-        _finish(run, EvaluationRun.Status.FAILED, f"{exc.__class__.__name__}: {exc}")
+        _finish(run, lease, EvaluationRun.Status.FAILED, f"{exc.__class__.__name__}: {exc}")
         raise
-    _finish(run, EvaluationRun.Status.DONE, "")
+    finally:
+        lease.stop_heartbeat()
+    _finish(run, lease, EvaluationRun.Status.DONE, "")
     return progress
+
+
+EVALUATION = jobs.SPECS["evaluation"]
+
+
+def evaluation_run_job(
+    run_id: int, owner: str, reraise: tuple[type[BaseException], ...] = ()
+) -> str:
+    """The job a worker runs when a run is started or resumed from a page, the API or MCP."""
+    run = EvaluationRun.objects.filter(pk=run_id).first()
+    if run is None:
+        return "gone"
+    if run.status not in (EvaluationRun.Status.QUEUED, EvaluationRun.Status.RUNNING):
+        return "final"
+    try:
+        evaluation_run_execute(run=run, owner=owner)
+    except (EvaluationError, gold.GoldError) as exc:
+        # Refused before any work (busy elsewhere, or a gold set missing on this machine).
+        EvaluationRun.objects.filter(pk=run_id, status=EvaluationRun.Status.QUEUED).update(
+            status=EvaluationRun.Status.FAILED, error_message=str(exc), updated_at=timezone.now()
+        )
+    except reraise:
+        raise
+    except Exception:  # already marked failed by evaluation_run_execute, with the reason
+        logger.exception("evaluation run %s failed", run_id)
+    status = EvaluationRun.objects.filter(pk=run_id).values_list("status", flat=True).first()
+    return status or "gone"
+
+
+def evaluation_run_retry(*, run: EvaluationRun) -> bool:
+    """Resume an interrupted, failed, cancelled or stalled run in the background."""
+    return jobs.job_retry(EVALUATION, run.pk, finished_at=None)
+
+
+def evaluation_run_cancel(*, run: EvaluationRun, by: str = "") -> bool:
+    return jobs.job_cancel(EVALUATION, run.pk, by=by)
 
 
 def _judge_pairs(run: EvaluationRun, a: str, b: str, provider: Any, say: Callable) -> int:
@@ -277,24 +335,28 @@ def _judge_pairs(run: EvaluationRun, a: str, b: str, provider: Any, say: Callabl
     return count
 
 
-def _finish(run: EvaluationRun, status: str, message: str) -> None:
+def _finish(run: EvaluationRun, lease: jobs.Lease, status: str | None, message: str) -> None:
+    """Summarise and export the run; set ``status`` only while ``lease`` still holds it (a
+    cancelled run keeps "cancelled" and gets the summary of what was done)."""
     run.refresh_from_db()
-    run.summary = run_summarise(run=run)
-    run.status = status
-    run.error_message = message
-    run.finished_at = timezone.now() if status == EvaluationRun.Status.DONE else None
+    summary = run_summarise(run=run)
     path = Path(run.output_path) if run.output_path else _output_dir() / f"run-{run.pk}.json"
-    run.output_path = str(path)
-    run.save(
-        update_fields=[
-            "summary",
-            "status",
-            "error_message",
-            "finished_at",
-            "output_path",
-            "updated_at",
-        ]
-    )
+    fields: dict[str, Any] = {"summary": summary, "output_path": str(path)}
+    if status is not None:
+        fields.update(
+            status=status,
+            error_message=message,
+            finished_at=timezone.now() if status == EvaluationRun.Status.DONE else None,
+            lease_owner="",
+            lease_expires_at=None,
+        )
+        if not lease.update(**fields):
+            status = None
+    if status is None:
+        EvaluationRun.objects.filter(pk=run.pk).update(
+            summary=summary, output_path=str(path), updated_at=timezone.now()
+        )
+    run.refresh_from_db()
     try:
         run_export(run=run, path=path)
     except OSError:

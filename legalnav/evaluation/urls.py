@@ -11,4 +11,6 @@ urlpatterns = [
     path("evaluation/compare/", views.run_compare, name="evaluation-compare"),
     path("evaluation/runs/<int:run_id>/", views.run_detail, name="evaluation-run"),
     path("evaluation/runs/<int:run_id>/question/", views.run_item, name="evaluation-item"),
+    path("evaluation/runs/<int:run_id>/retry/", views.run_retry, name="evaluation-retry"),
+    path("evaluation/runs/<int:run_id>/cancel/", views.run_cancel, name="evaluation-cancel"),
 ]

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
 
-from legalnav.evaluation import selectors
+from legalnav.core import jobs
+from legalnav.evaluation import selectors, services
 
 MAX_COMPARED = 4
 
@@ -41,14 +43,42 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     run = selectors.run_get(user=request.user, run_id=run_id)
     only = "misses" if request.GET.get("only") == "misses" else ""
     context = _summary_context([run])
+    spec = jobs.SPECS["evaluation"]
     context.update(
         run=run,
+        stale=jobs.is_stale(spec, run),
+        can_retry=jobs.can_retry(spec, run),
+        can_cancel=jobs.can_cancel(spec, run),
         only=only,
         questions=selectors.question_page(run=run, page=request.GET.get("page", 1), only=only),
     )
     if request.htmx:  # type: ignore[attr-defined]  # django-htmx middleware
         return render(request, "evaluation/run.html#questions", context)
     return render(request, "evaluation/run.html", context)
+
+
+@login_required
+@require_POST
+def run_retry(request: HttpRequest, run_id: int) -> HttpResponse:
+    """Resume an interrupted, failed, cancelled or stalled run in the background."""
+    run = selectors.run_get(user=request.user, run_id=run_id)
+    try:
+        if services.evaluation_run_retry(run=run):
+            messages.success(request, f"Run {run.pk} is queued; it resumes where it stopped.")
+        else:
+            messages.info(request, f"Run {run.pk} is {run.get_status_display().lower()}.")
+    except jobs.QueueUnavailable:
+        messages.error(request, jobs.QueueUnavailable.message)
+    return redirect("evaluation-run", run_id=run.pk)
+
+
+@login_required
+@require_POST
+def run_cancel(request: HttpRequest, run_id: int) -> HttpResponse:
+    run = selectors.run_get(user=request.user, run_id=run_id)
+    if services.evaluation_run_cancel(run=run, by=request.user.get_username()):
+        messages.success(request, f"Run {run.pk} is cancelled; what it finished is kept.")
+    return redirect("evaluation-run", run_id=run.pk)
 
 
 @login_required

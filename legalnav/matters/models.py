@@ -76,6 +76,9 @@ class AuditEvent(models.Model):
         MEMBER_CHANGED = "member_changed", "Changed member role"
         MEMBER_REMOVED = "member_removed", "Removed member"
         CREATED = "created", "Created matter"
+        RETRIED = "retried", "Retried"
+        CANCELLED = "cancelled", "Cancelled"
+        QUEUE_DOWN = "queue_down", "Could not queue (task queue unavailable)"
 
     matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="audit_events")
     user = models.ForeignKey(

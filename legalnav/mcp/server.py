@@ -57,6 +57,10 @@ MatterId = Annotated[int, Field(ge=1, le=2**63 - 1, description="A matter id (li
 DocumentId = Annotated[
     int, Field(ge=1, le=2**63 - 1, description="A document id (list_documents).")
 ]
+JobKind = Annotated[
+    Literal["document", "question", "evaluation"],
+    Field(description="document (indexing), question (answering) or evaluation (a run)."),
+]
 Limit = Annotated[int, Field(ge=1, le=100, description="Items per page.")]
 Offset = Annotated[int, Field(ge=0, le=1_000_000, description="Items to skip (next_offset).")]
 Wait = Annotated[
@@ -296,6 +300,57 @@ def build_server(
         citations, the evidence (supporting, adverse, neutral), the validation and the cost."""
         return call(ctx, lambda user: _wait(user, matter_id, query_id, wait_seconds))
 
+    @server.tool(title="Retry a job")
+    def retry_job(
+        ctx: Context,
+        kind: JobKind,
+        job_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        matter_id: Annotated[int | None, Field(ge=1, le=2**63 - 1)] = None,
+    ) -> dict[str, Any]:
+        """Send a failed, cancelled or stalled job again: a document's indexing (kind
+        "document", job_id the document id), a question (kind "question", with its matter_id)
+        or an evaluation run (kind "evaluation"). Returns the job's new state."""
+
+        def run(user: object) -> dict[str, Any]:
+            if kind == "document":
+                return services.document_requeue(
+                    user=user, document_id=job_id, force=False, via=VIA
+                ).model_dump(mode="json")
+            if kind == "question":
+                return services.question_retry(
+                    user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
+                ).model_dump(mode="json")
+            return services.evaluation_retry(user=user, run_id=job_id, via=VIA).model_dump(
+                mode="json"
+            )
+
+        return call(ctx, run)
+
+    @server.tool(title="Cancel a job")
+    def cancel_job(
+        ctx: Context,
+        kind: JobKind,
+        job_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        matter_id: Annotated[int | None, Field(ge=1, le=2**63 - 1)] = None,
+    ) -> dict[str, Any]:
+        """Stop a queued, running or stalled job (kinds as for retry_job). A document that was
+        indexed before keeps the clauses of its last completed run."""
+
+        def run(user: object) -> dict[str, Any]:
+            if kind == "document":
+                return services.document_stop(user=user, document_id=job_id, via=VIA).model_dump(
+                    mode="json"
+                )
+            if kind == "question":
+                return services.question_stop(
+                    user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
+                ).model_dump(mode="json")
+            return services.evaluation_stop(user=user, run_id=job_id, via=VIA).model_dump(
+                mode="json"
+            )
+
+        return call(ctx, run)
+
     # --- resources ----------------------------------------------------------------------------
 
     def read(ctx: Context, fn: Callable[[object], T]) -> T:
@@ -342,11 +397,17 @@ def build_server(
     return server
 
 
+def _need_matter(matter_id: int | None) -> int:
+    if matter_id is None:
+        raise ApiError(422, "invalid", "A question is named by its matter_id and its id.")
+    return matter_id
+
+
 def _wait(user: object, matter_id: int, query_id: int, seconds: float) -> schemas.QueryOut:
     """Poll the question until it is answered or failed, or ``seconds`` have passed."""
     deadline = time.monotonic() + min(seconds, MAX_WAIT_SECONDS)
     while True:
         query = services.question_status(user=user, matter_id=matter_id, query_id=query_id)
-        if query.status in ("answered", "failed") or time.monotonic() >= deadline:
+        if query.status not in ("queued", "running") or time.monotonic() >= deadline:
             return selectors.query_out(query)
         time.sleep(POLL_SECONDS)

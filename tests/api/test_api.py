@@ -255,7 +255,13 @@ def test_reindex_queues_again_and_audits(
     # Forced: the nodes were rebuilt (new rows).
     assert Node.objects.filter(document=base).values_list("pk", flat=True).first() != before
     event = AuditEvent.objects.get(action=AuditEvent.Action.REINDEXED)
-    assert event.detail == {"document_id": base.pk, "force": True, "via": "api"}
+    assert event.detail == {
+        "document_id": base.pk,
+        "force": True,
+        "retry": False,
+        "status_before": "indexed",
+        "via": "api",
+    }
     # No body at all is fine: the body is optional.
     assert owner_actor.client.generic("POST", url).status_code == 202
 
@@ -576,7 +582,7 @@ def test_openapi_document_matches_the_routes(client):
     operations = {(m.upper(), p) for p, ops in doc["paths"].items() for m in ops}
     assert ("POST", "/api/v1/matters/{matter_id}/documents") in operations
     assert ("GET", "/api/v1/matters/{matter_id}/search") in operations
-    assert len(operations) == 15
+    assert len(operations) == 21
     for path in doc["paths"]:
         concrete = (
             path.replace("{matter_id}", "1")

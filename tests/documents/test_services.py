@@ -126,7 +126,9 @@ def test_unreadable_files_fail_with_a_reason_and_no_nodes(
     with django_capture_on_commit_callbacks(execute=True):
         services.document_reindex(document=doc)
     doc.refresh_from_db()
-    assert doc.status == Document.Status.FAILED and doc.attempts == 2
+    assert (
+        doc.status == Document.Status.FAILED and doc.attempts == 1
+    )  # a retry starts a fresh count of attempts
 
 
 def test_a_parser_crash_keeps_the_previous_nodes_and_can_be_retried(matter, monkeypatch):
@@ -152,9 +154,24 @@ def test_a_parser_crash_keeps_the_previous_nodes_and_can_be_retried(matter, monk
 
 def test_a_document_claimed_by_another_worker_is_left_alone(matter):
     doc = add(matter)
-    Document.objects.filter(pk=doc.pk).update(status=Document.Status.INDEXING)
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    Document.objects.filter(pk=doc.pk).update(
+        status=Document.Status.INDEXING,
+        lease_owner="celery:another-task",
+        lease_expires_at=timezone.now() + timedelta(seconds=60),
+    )
     assert document_index(document_id=doc.pk).status == "busy"
     assert not Node.objects.filter(document=doc).exists()
+    # Once that worker's lease has expired (it died), the document is taken over.
+    Document.objects.filter(pk=doc.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    assert document_index(document_id=doc.pk).status == "indexed"
+    doc.refresh_from_db()
+    assert doc.lease_owner == "" and doc.lease_expires_at is None and doc.node_count > 20
 
 
 def test_unknown_document_id():

@@ -6,13 +6,14 @@ fragment, who may do what, and the query counts of the matter page and the reade
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from legalnav.documents.models import CrossReference, Document, Node
 from legalnav.documents.reader import Span, _render, highlight
@@ -199,7 +200,11 @@ def test_matter_page_lists_kind_date_amends_and_status(client, matter, owner, pa
 def test_polling_continues_while_indexing_and_stops_with_286(client, matter, owner) -> None:
     doc = add(matter, "a.txt", b"1. Term. One year.\n")
     Document.objects.filter(pk=doc.pk).update(
-        status="indexing", progress=30, progress_note="Finding the clause structure"
+        status="indexing",
+        progress=30,
+        progress_note="Finding the clause structure",
+        lease_owner="celery:a-live-worker",
+        lease_expires_at=timezone.now() + timedelta(minutes=2),
     )
     client.force_login(owner)
     url = reverse("matter-detail", args=[matter.pk])
@@ -209,7 +214,7 @@ def test_polling_continues_while_indexing_and_stops_with_286(client, matter, own
     fragment = text_of(busy)
     assert busy.status_code == 200 and 'hx-trigger="every 2s"' in fragment
     assert "Finding the clause structure" in fragment and "<html" not in fragment
-    Document.objects.filter(pk=doc.pk).update(status="queued")
+    Document.objects.filter(pk=doc.pk).update(status="queued", lease_owner="")
     assert document_index(document_id=doc.pk).status == "indexed"
     done = client.get(url, HTTP_HX_REQUEST="true")
     assert done.status_code == 286  # htmx stops polling
@@ -330,8 +335,11 @@ def test_failed_document_retried_after_its_file_is_fixed(
     assert doc.status == "indexed" and doc.error_message == ""
     event = AuditEvent.objects.get()
     assert event.action == "reindexed" and event.detail == {
+        "document_id": doc.pk,
+        "force": False,
         "retry": True,
         "status_before": "failed",
+        "via": "page",
     }
 
 
@@ -345,15 +353,25 @@ def test_reindex_rebuilds_an_indexed_document_and_is_audited(
         client.post(reverse("document-reindex", args=[doc.pk]))
     doc.refresh_from_db()
     assert doc.status == "indexed" and doc.indexed_at > first_indexed_at  # really rebuilt
-    assert AuditEvent.objects.get().detail == {"retry": False, "status_before": "indexed"}
+    assert AuditEvent.objects.get().detail == {
+        "document_id": doc.pk,
+        "force": True,
+        "retry": False,
+        "status_before": "indexed",
+        "via": "page",
+    }
 
 
 def test_a_document_being_indexed_is_not_queued_twice(client, matter, owner) -> None:
     doc = add(matter, "a.txt", b"1. Term. One year.\n")
-    Document.objects.filter(pk=doc.pk).update(status="indexing")
+    Document.objects.filter(pk=doc.pk).update(
+        status="indexing",
+        lease_owner="celery:a-live-worker",
+        lease_expires_at=timezone.now() + timedelta(minutes=2),
+    )
     client.force_login(owner)
     page = text_of(client.post(reverse("document-reindex", args=[doc.pk]), follow=True))
-    assert f"{doc.key} is already queued for indexing." in page
+    assert f"{doc.key} is already being indexed." in page
     assert not AuditEvent.objects.exists()
 
 

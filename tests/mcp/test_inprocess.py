@@ -23,6 +23,8 @@ TOOLS = {
     "search",
     "ask",
     "get_answer",
+    "retry_job",
+    "cancel_job",
 }
 
 
@@ -334,3 +336,34 @@ def test_resources_for_documents_and_nodes(world: World):
 @pytest.mark.django_db(transaction=True)
 def test_an_unknown_token_gets_nothing(world: World):
     assert "revoked" in refused(call("lnav_" + "n" * 43, "list_matters"))
+
+
+def test_retry_and_cancel_jobs(world: World):
+    from legalnav.answers.services import query_create
+    from legalnav.documents.services import document_add
+
+    q = query_create(
+        matter=world.matter, user=None, question="What is the term?", mode="navembed", enqueue=False
+    )
+    args = {"kind": "question", "job_id": q.pk, "matter_id": world.matter.pk}
+    out = call(world.alice_token, "cancel_job", args).structured_content
+    assert out["status"] == "cancelled"
+    assert "nothing to cancel" in refused(call(world.alice_token, "cancel_job", args))
+    out = call(world.alice_token, "retry_job", args).structured_content
+    assert out["status"] == "answered"
+    assert AuditEvent.objects.filter(action="retried", detail__via="mcp").exists()
+
+    doc, _ = document_add(
+        matter=world.matter, filename="d.txt", data=b"1. Term. One year.\n", enqueue=False
+    )
+    doc_args = {"kind": "document", "job_id": doc.pk}
+    out = call(world.alice_token, "cancel_job", doc_args).structured_content
+    assert out["status"] == "cancelled"
+    out = call(world.alice_token, "retry_job", doc_args).structured_content
+    assert out["document"]["status"] == "indexed"
+    # Bob is no member of Alice's matter: her jobs do not exist for him.
+    assert "no such document" in refused(call(world.bob_token, "cancel_job", doc_args)).lower()
+    assert "no such matter" in refused(call(world.bob_token, "retry_job", args)).lower()
+    assert "matter_id" in refused(
+        call(world.alice_token, "retry_job", {"kind": "question", "job_id": q.pk})
+    )

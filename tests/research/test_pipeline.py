@@ -288,7 +288,7 @@ def test_the_answer_page_shows_the_route_the_trace_and_the_stance_buckets(
     for name in DEEP_STEPS:
         assert f"<td>{name}</td>" in html
     for bucket in ("Supporting", "Adverse", "Neutral"):
-        assert f"<h3>{bucket} <span class=\"count\">" in html
+        assert f'<h3>{bucket} <span class="count">' in html
     adverse = ResearchEvidence.objects.filter(run=run, bucket="adverse").select_related(
         "document__case_card"
     )

@@ -53,6 +53,7 @@ from legalnav.answers.research.router import (
 )
 from legalnav.answers.research.simple import answer_simple
 from legalnav.answers.research.stance import NEUTRAL
+from legalnav.core import jobs
 from legalnav.documents.models import Node
 from legalnav.llm import prompts
 from legalnav.llm.models import LLMCall
@@ -65,8 +66,9 @@ logger = logging.getLogger(__name__)
 # --- the entry point ------------------------------------------------------------------------
 
 
-def research_answer(*, query: Query) -> Query:
-    """Answer a claimed query of a research matter; marks it answered or failed."""
+def research_answer(*, query: Query, lease: jobs.Lease) -> Query:
+    """Answer a claimed query of a research matter; marks it answered or failed, only while
+    ``lease`` still holds it."""
     started = time.perf_counter()
     provider = get_provider()
     ResearchRun.objects.filter(query=query).delete()  # a retry replaces the earlier trace
@@ -81,7 +83,8 @@ def research_answer(*, query: Query) -> Query:
                 "passages": m.search.corpus.size,
             }
         if not m.documents:
-            return _fail(query, "This matter has no indexed judgments yet.")
+            return _fail(query, lease, "This matter has no indexed judgments yet.")
+        lease.check()
         route = _route(trace, query, m, provider)
         run.route, run.route_reason, run.routed_by = route.route, route.reason, route.routed_by
         run.options = route.options
@@ -94,19 +97,24 @@ def research_answer(*, query: Query) -> Query:
             result = answer_simple(trace, query, m, provider)
         flush_index_cache()
     except LLMError as exc:
-        return _fail(query, str(exc))
+        return _fail(query, lease, str(exc))
+    except (jobs.JobLost, *jobs.TRANSIENT):
+        raise
     except Exception as exc:  # a bug must not leave the query "running"; it stays retryable
         logger.exception("research for query %s failed", query.pk)
         return _fail(
-            query, f"The research could not be completed ({exc.__class__.__name__}); try again."
+            query,
+            lease,
+            f"The research could not be completed ({exc.__class__.__name__}); try again.",
         )
-    _save(query, run, m, result, started)
+    lease.check()
+    _save(query, lease, run, m, result, started)
     query.refresh_from_db()
     return query
 
 
-def _fail(query: Query, message: str) -> Query:
-    Query.objects.filter(pk=query.pk).update(status=Query.Status.FAILED, error_message=message)
+def _fail(query: Query, lease: jobs.Lease, message: str) -> Query:
+    lease.fail(message, "research")
     query.refresh_from_db()
     return query
 
@@ -199,7 +207,9 @@ def _marker_part(citation: str, group: int) -> str:
     return (found.group(group) or "") if found else ""
 
 
-def _save(query: Query, run: ResearchRun, m: MatterView, result: Result, started: float) -> None:
+def _save(
+    query: Query, lease: jobs.Lease, run: ResearchRun, m: MatterView, result: Result, started: float
+) -> None:
     from legalnav.answers import citations
 
     checks = list(citations.validate(result.text, node_lookup(m)).checks)
@@ -314,12 +324,13 @@ def _save(query: Query, run: ResearchRun, m: MatterView, result: Result, started
             total_ms=elapsed,
             dollars=totals["dollars"] or Decimal(0),
         )
-        Query.objects.filter(pk=query.pk).update(
-            status=Query.Status.ANSWERED,
+        # Only while this worker holds the question (a cancel rolls the answer back).
+        if not lease.finish(
             mode_used=f"research:{run.route}:{result.kind}"[:40],
             answered_at=timezone.now(),
             error_message="",
-        )
+        ):
+            raise jobs.JobLost(f"question {query.pk} was cancelled or taken over")
     logger.info(
         "research query %s (%s/%s) answered in %d ms", query.pk, run.route, result.kind, elapsed
     )

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('documents', '0001_initial'),
+        ("documents", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='document',
-            name='vector_collection',
+            model_name="document",
+            name="vector_collection",
             field=models.CharField(blank=True, max_length=64),
         ),
     ]

@@ -91,13 +91,22 @@ def extract_text(data: bytes, filename: str, *, max_bytes: int) -> ExtractedText
     if ext not in SUPPORTED_EXTENSIONS:
         raise ExtractionError("unknown_type", _unknown_type_message(filename, ext))
 
-    if ext == ".txt":
-        return _extract_txt(data)
-    if ext in (".htm", ".html"):
-        return _extract_html(data)
-    if ext == ".pdf":
-        return _extract_pdf(data)
-    return _extract_docx(data, max_bytes=max_bytes)
+    try:
+        if ext == ".txt":
+            return _extract_txt(data)
+        if ext in (".htm", ".html"):
+            return _extract_html(data)
+        if ext == ".pdf":
+            return _extract_pdf(data)
+        return _extract_docx(data, max_bytes=max_bytes)
+    except (UnicodeError, LookupError) as exc:
+        # Any decoding problem a reader did not foresee (a codec that refuses these bytes, a
+        # character set Python does not know) is a file we cannot read, never a crash.
+        raise ExtractionError(
+            "unreadable",
+            f"The file's text could not be decoded ({exc.__class__.__name__}); save it again as "
+            "UTF-8 or as a PDF and upload that.",
+        ) from None
 
 
 # ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 ERROR_CODES: Final[frozenset[str]] = frozenset(
-    {"empty", "too_large", "unknown_type", "corrupt", "encrypted", "no_text"}
+    {"empty", "too_large", "unknown_type", "corrupt", "encrypted", "no_text", "unreadable"}
 )
 
 MEDIA_TYPE_TXT: Final = "text/plain"

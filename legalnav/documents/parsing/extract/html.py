@@ -84,6 +84,12 @@ def _extract_html(data: bytes) -> ExtractedText:
     )
 
 
+#: Codecs Python can look up that no web page is written in.
+_NOT_CHARSETS: Final = frozenset(
+    {"punycode", "idna", "unicode-escape", "raw-unicode-escape", "undefined", "utf-7", "mbcs"}
+)
+
+
 def _decode_html(data: bytes) -> tuple[str, list[str]]:
     """Decode using the BOM or declared charset, else UTF-8 then cp1252."""
     warnings: list[str] = []
@@ -102,11 +108,16 @@ def _decode_html(data: bytes) -> tuple[str, list[str]]:
 
     if declared is not None:
         try:
-            codec = codecs.lookup(declared).name
+            info = codecs.lookup(declared)
+            # Python knows codecs that are no character set of a web page (rot13, base64,
+            # punycode, unicode_escape ...): treat them as unknown, as a browser would.
+            if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
+                raise LookupError(declared)
+            codec = info.name
         except LookupError:
             warnings.append(
-                f'The declared character set "{declared}" is unknown; the file was read as '
-                "UTF-8 or Windows-1252."
+                f'The declared character set "{declared}" is not one a web page can use; the '
+                "file was read as UTF-8 or Windows-1252."
             )
             codec = None
         if codec is not None:
@@ -114,7 +125,7 @@ def _decode_html(data: bytes) -> tuple[str, list[str]]:
                 codec = "cp1252"
             try:
                 return data.decode(codec), warnings
-            except UnicodeDecodeError:
+            except (UnicodeError, ValueError, TypeError):  # bytes the declared set cannot read
                 text, used = _decode_with_fallback(data, ("utf-8", "cp1252", "latin-1"))
                 warnings.append(
                     f'The file does not match its declared character set "{declared}"; '

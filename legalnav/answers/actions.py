@@ -1,0 +1,126 @@
+"""What a member can do to a question, one function per action for every door (the ask page, the
+JSON API, MCP): ask, retry and cancel. Each applies the asking rate limit where it applies,
+writes its audit row, and sends the job once the row is committed. Access (``matter_for`` or the
+API's ``matter_access``) is checked by the door before it calls in, since each door answers a
+refusal in its own way (a 404 page, a JSON error, an MCP error).
+"""
+
+from __future__ import annotations
+
+from legalnav.answers.models import Query
+from legalnav.answers.ratelimit import RateDecision, ask_rate_refund, ask_rate_take
+from legalnav.answers.services import query_cancel, query_create, query_retry
+from legalnav.core import jobs
+from legalnav.core.jobs import QueueUnavailable
+from legalnav.matters.audit import audit_record
+from legalnav.matters.models import AuditEvent, Matter
+
+
+class RateLimited(Exception):
+    """Over the asking rate: ``decision`` says how long to wait."""
+
+    def __init__(self, decision: RateDecision) -> None:
+        super().__init__(decision.message)
+        self.decision = decision
+
+
+class JobQueueDown(Exception):
+    """The question was saved and marked failed ("the task queue is unavailable"); it can be
+    retried once the queue is back. Doors answer 503 with Retry-After."""
+
+    message = QueueUnavailable.message
+    retry_after = QueueUnavailable.retry_after
+
+    def __init__(self, query: Query) -> None:
+        super().__init__(self.message)
+        self.query = query
+
+
+def _target(query: Query, suffix: str = "") -> str:
+    return f"question Q{query.pk}{suffix}"
+
+
+def _queue_down(matter: Matter, user: object, query: Query, via: str) -> JobQueueDown:
+    query.refresh_from_db()
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.QUEUE_DOWN,
+        target=_target(query),
+        detail={"query_id": query.pk, "via": via, "error": query.error_message},
+    )
+    return JobQueueDown(query)
+
+
+def question_ask(*, matter: Matter, user: object, question: str, mode: str, via: str) -> Query:
+    """Put a question to the matter; it is answered in the background.
+
+    Raises ``RateLimited`` (nothing saved), ``QueryRejected`` (nothing saved, the rate refunded)
+    or ``JobQueueDown`` (saved as failed with the reason; Retry sends it again)."""
+    user_id = getattr(user, "pk", None)
+    decision = ask_rate_take(user_id=user_id)
+    if not decision.allowed:
+        raise RateLimited(decision)
+    try:
+        query = query_create(matter=matter, user=user, question=question, mode=mode, enqueue=False)
+    except Exception:
+        ask_rate_refund(user_id=user_id)
+        raise
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.ASKED,
+        target=_target(query),
+        detail={
+            "query_id": query.pk,
+            "mode": query.mode,
+            "question": query.question[:200],
+            "via": via,
+        },
+    )
+    try:
+        jobs.enqueue_on_commit("question", query.pk)
+    except QueueUnavailable:
+        raise _queue_down(matter, user, query, via) from None
+    query.refresh_from_db()
+    return query
+
+
+def question_retry(*, matter: Matter, user: object, query: Query, via: str) -> bool:
+    """Send a failed, cancelled or stalled question again (counts against the asking rate).
+    False when there was nothing to retry (it is answered, or a worker is on it)."""
+    user_id = getattr(user, "pk", None)
+    decision = ask_rate_take(user_id=user_id)
+    if not decision.allowed:
+        raise RateLimited(decision)
+    status_before = query.status
+    try:
+        retried = query_retry(query=query)
+    except QueueUnavailable:
+        raise _queue_down(matter, user, query, via) from None
+    if not retried:
+        ask_rate_refund(user_id=user_id)
+        return False
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.RETRIED,
+        target=_target(query, " (retry)"),
+        detail={"query_id": query.pk, "mode": query.mode, "before": status_before, "via": via},
+    )
+    return True
+
+
+def question_stop(*, matter: Matter, user: object, query: Query, via: str) -> bool:
+    """Cancel a queued or running question. False when it had already ended."""
+    name = getattr(user, "get_username", lambda: "")()
+    if not query_cancel(query=query, by=name):
+        return False
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.CANCELLED,
+        target=_target(query),
+        detail={"query_id": query.pk, "via": via},
+    )
+    return True

@@ -1,0 +1,446 @@
+"""The job lifecycle (legalnav.core.jobs) on the real database: claims and leases, failures
+that always carry a reason, the sweeper, retry and cancel through every door, and the files
+whose charset used to leave a document "indexing" for good."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from legalnav.answers.models import Query
+from legalnav.answers.services import query_answer, query_create
+from legalnav.api.tokens import api_token_create
+from legalnav.core import jobs
+from legalnav.documents.models import Document, Node
+from legalnav.documents.services import document_add, document_index
+from legalnav.evaluation.models import EvaluationRun
+from legalnav.matters.models import AuditEvent, Membership
+from tests.conftest import MembershipFactory, demo_bytes, index_bioamber_pair
+
+pytestmark = pytest.mark.django_db
+
+DOC = jobs.SPECS["document"]
+QUESTION = jobs.SPECS["question"]
+CLAUSES = b"1. Term. This Agreement lasts one year.\n\n2. Fees. The Buyer pays $10,000.\n"
+
+
+@pytest.fixture(autouse=True)
+def _no_ask_limit(settings):
+    settings.LEGALNAV_ASK_RATE_PER_MINUTE = 0
+    cache.clear()
+
+
+def html_declaring(charset: str) -> bytes:
+    return (
+        f'<html><head><meta charset="{charset}"><title>Supply Agreement</title></head><body>'
+        "<p>1. Term. This Agreement lasts one year.</p>"
+        "<p>2. Fees. The Buyer pays $10,000 within 30 days.</p></body></html>"
+    ).encode("ascii")
+
+
+# --- files that used to hang indexing ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("charset", ["rot13", "base64", "punycode", "hex", "no-such-charset"])
+def test_html_with_a_charset_no_web_page_uses_is_read_not_left_indexing(matter, charset):
+    doc, _ = document_add(
+        matter=matter, filename="supply.html", data=html_declaring(charset), enqueue=False
+    )
+    outcome = document_index(document_id=doc.pk)
+    doc.refresh_from_db()
+    # Read as a browser reads it (the declared label is ignored), and indexed.
+    assert outcome.status == "indexed", doc.error_message
+    assert doc.status == Document.Status.INDEXED and doc.lease_owner == ""
+    assert "Buyer pays $10,000" in doc.text
+
+
+def test_undecodable_bytes_fail_cleanly_with_a_reason(matter, monkeypatch):
+    from legalnav.documents.parsing import extract
+
+    def broken(data: bytes):  # a decoder that gives up, as a codec can on hostile bytes
+        raise UnicodeDecodeError("utf-8", data, 0, 1, "invalid start byte")
+
+    monkeypatch.setattr(extract, "_extract_html", broken)
+    doc, _ = document_add(
+        matter=matter, filename="odd.html", data=html_declaring("utf-8"), enqueue=False
+    )
+    assert document_index(document_id=doc.pk).status == "failed"
+    doc.refresh_from_db()
+    assert doc.status == Document.Status.FAILED and doc.error_code == "unreadable"
+    assert "could not be decoded" in doc.error_message and doc.lease_owner == ""
+
+
+def test_an_exception_anywhere_in_indexing_fails_the_document_with_a_reason(matter, monkeypatch):
+    from legalnav.documents import services
+
+    def boom(doc):  # mid-pipeline: after the clauses are stored, before the navindex files
+        raise LookupError("no codec for this")
+
+    monkeypatch.setattr(services, "_write_navindex_files", boom)
+    doc, _ = document_add(matter=matter, filename="a.txt", data=CLAUSES, enqueue=False)
+    assert document_index(document_id=doc.pk).status == "failed"
+    doc.refresh_from_db()
+    assert doc.status == Document.Status.FAILED and doc.error_code == "error"
+    assert "LookupError" in doc.error_message and "Retry" in doc.error_message
+    assert doc.lease_owner == "" and doc.lease_expires_at is None
+    monkeypatch.undo()
+    assert document_index(document_id=doc.pk).status == "indexed"  # and it can be retried
+
+
+def test_a_time_limit_says_so():
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    code, message = jobs._readable(DOC, SoftTimeLimitExceeded())
+    assert code == "timeout" and "time limit" in message
+
+
+# --- claims, leases, attempts ------------------------------------------------------------------
+
+
+def question(matter) -> Query:
+    return query_create(
+        matter=matter, user=None, question="What is the term?", mode="navembed", enqueue=False
+    )
+
+
+def test_a_claim_is_leased_renewed_and_ends_with_the_lease_cleared(matter, settings):
+    settings.JOB_LEASE_SECONDS = 30
+    q = question(matter)
+    lease = jobs.job_claim(QUESTION, q.pk, owner="celery:task-1")
+    assert isinstance(lease, jobs.Lease)
+    q.refresh_from_db()
+    assert q.status == "running" and q.lease_owner == "celery:task-1" and q.attempts == 1
+    first = q.lease_expires_at
+    assert timedelta(seconds=25) < first - timezone.now() <= timedelta(seconds=30)
+    # Another worker cannot take it while the lease runs; the same task (a retry) can.
+    assert jobs.job_claim(QUESTION, q.pk, owner="celery:task-2") == jobs.Refusal("busy", "running")
+    again = jobs.job_claim(QUESTION, q.pk, owner="celery:task-1")
+    assert isinstance(again, jobs.Lease) and again.attempts == 2
+    Query.objects.filter(pk=q.pk).update(lease_expires_at=timezone.now() + timedelta(seconds=1))
+    again.renew()
+    q.refresh_from_db()
+    assert q.lease_expires_at - timezone.now() > timedelta(seconds=25)
+    assert again.finish(error_message="")
+    q.refresh_from_db()
+    assert q.status == "answered" and q.lease_owner == "" and q.lease_expires_at is None
+
+
+def test_attempts_are_bounded_then_the_job_fails_with_the_last_reason(matter, settings):
+    settings.JOB_MAX_ATTEMPTS = 2
+    q = question(matter)
+    for n in (1, 2):
+        lease = jobs.job_claim(QUESTION, q.pk, owner=f"celery:{n}")
+        assert isinstance(lease, jobs.Lease)
+        Query.objects.filter(pk=q.pk).update(
+            lease_expires_at=timezone.now() - timedelta(seconds=1),
+            error_message="database is locked",
+        )
+    refused = jobs.job_claim(QUESTION, q.pk, owner="celery:3")
+    assert refused == jobs.Refusal("exhausted", "failed")
+    q.refresh_from_db()
+    assert q.status == "failed" and q.error_code == "gave_up"
+    assert "tried 2 times" in q.error_message and "database is locked" in q.error_message
+
+
+def test_a_cancelled_job_writes_nothing_more(bioamber_matter_pair):
+    matter = bioamber_matter_pair
+    q = question(matter)
+    lease = jobs.job_claim(QUESTION, q.pk, owner="celery:slow")
+    assert isinstance(lease, jobs.Lease)
+    assert jobs.job_cancel(QUESTION, q.pk, by="ann")
+    with pytest.raises(jobs.JobLost):
+        lease.check()
+    assert not lease.finish() and not lease.fail("late")
+    q.refresh_from_db()
+    assert q.status == "cancelled" and "Cancelled by ann" in q.error_message
+    assert not jobs.job_cancel(QUESTION, q.pk)  # already ended
+    # The worker's own run of the job stops at its first checkpoint and saves no answer.
+    assert jobs.run_job("question", q.pk, owner="celery:slow") == "final"
+    assert (
+        not hasattr(Query.objects.get(pk=q.pk), "answer") or not Query.objects.get(pk=q.pk).answer
+    )
+
+
+@pytest.fixture
+def bioamber_matter_pair(matter):
+    index_bioamber_pair(matter)
+    return matter
+
+
+def test_an_answer_cancelled_mid_run_is_rolled_back(bioamber_matter_pair, monkeypatch):
+    from legalnav.answers import services
+
+    q = question(bioamber_matter_pair)
+    real = services._answer
+
+    def cancelled_meanwhile(query, *args, **kwargs):
+        out = real(query, *args, **kwargs)
+        jobs.job_cancel(QUESTION, query.pk, by="ann")  # the user clicks Cancel meanwhile
+        return out
+
+    monkeypatch.setattr(services, "_answer", cancelled_meanwhile)
+    assert query_answer(query_id=q.pk).status == "cancelled"
+    assert not services.Answer.objects.filter(query_id=q.pk).exists()
+
+
+# --- the sweeper ---------------------------------------------------------------------------------
+
+
+def test_the_sweeper_requeues_an_expired_lease_and_the_job_finishes(matter):
+    doc, _ = document_add(matter=matter, filename="a.txt", data=CLAUSES, enqueue=False)
+    Document.objects.filter(pk=doc.pk).update(
+        status="indexing",
+        lease_owner="celery:killed",
+        lease_expires_at=timezone.now() - timedelta(seconds=5),
+        attempts=1,
+        progress=30,
+    )
+    live, _ = document_add(matter=matter, filename="b.txt", data=CLAUSES + b"x", enqueue=False)
+    Document.objects.filter(pk=live.pk).update(
+        status="indexing",
+        lease_owner="celery:alive",
+        lease_expires_at=timezone.now() + timedelta(seconds=60),
+    )
+    report = jobs.jobs_sweep(kinds=("document",))  # inline runner: re-sent means run now
+    assert report.requeued == 1 and report.failed == 0
+    doc.refresh_from_db()
+    assert doc.status == "indexed" and doc.node_count == 2 and doc.lease_owner == ""
+    live.refresh_from_db()
+    assert live.status == "indexing" and live.lease_owner == "celery:alive"  # left alone
+
+
+def test_a_sweep_that_cannot_reach_the_queue_fails_the_job_with_that_reason(matter, monkeypatch):
+    def down(spec, pk):
+        raise jobs.QueueUnavailable("connection refused")
+
+    monkeypatch.setattr(jobs, "_send", down)
+    q = question(matter)
+    Query.objects.filter(pk=q.pk).update(
+        status="running",
+        lease_owner="celery:dead",
+        lease_expires_at=timezone.now() - timedelta(seconds=5),
+        attempts=1,
+    )
+    jobs.jobs_sweep(kinds=("question",))
+    q.refresh_from_db()
+    assert q.status == "failed" and q.error_code == "queue_unavailable"
+    assert jobs.can_retry(QUESTION, q)
+
+
+def test_the_sweeper_fails_a_job_whose_attempts_are_spent(matter, settings):
+    settings.JOB_MAX_ATTEMPTS = 2
+    q = question(matter)
+    Query.objects.filter(pk=q.pk).update(
+        status="running",
+        lease_owner="celery:dead",
+        lease_expires_at=timezone.now() - timedelta(seconds=5),
+        attempts=2,
+    )
+    assert jobs.jobs_sweep(kinds=("question",)).failed == 1
+    q.refresh_from_db()
+    assert q.status == "failed" and "stopped responding" in q.error_message
+
+
+def test_the_sweeper_resends_a_queued_job_whose_task_was_lost(matter, settings):
+    settings.JOB_QUEUED_STALE_SECONDS = 60
+    doc, _ = document_add(matter=matter, filename="a.txt", data=CLAUSES, enqueue=False)
+    Document.objects.filter(pk=doc.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    assert jobs.jobs_sweep(kinds=("document",)).resent == 1
+    doc.refresh_from_db()
+    assert doc.status == "indexed"
+
+
+def test_an_interrupted_evaluation_run_is_ended_for_a_person_to_resume():
+    run = EvaluationRun.objects.create(
+        name="r",
+        gold_set="qa",
+        modes=["navembed:bm25"],
+        status="running",
+        lease_owner="evaluate:host:1:x",
+        lease_expires_at=timezone.now() - timedelta(seconds=1),
+        attempts=1,
+    )
+    assert jobs.jobs_sweep(kinds=("evaluation",)).failed == 1
+    run.refresh_from_db()
+    assert run.status == "interrupted" and "Retry resumes" in run.error_message
+
+
+# --- retry and cancel through the page, the API and MCP ---------------------------------------
+
+
+def stalled_question(matter) -> Query:
+    """A question whose worker died and whose attempts are spent: nobody will finish it."""
+    q = question(matter)
+    Query.objects.filter(pk=q.pk).update(
+        status="running",
+        lease_owner="celery:dead",
+        lease_expires_at=timezone.now() - timedelta(minutes=1),
+        attempts=99,
+    )
+    return q
+
+
+def test_the_answer_page_never_polls_forever_and_offers_retry_and_cancel(
+    client, bioamber_matter_pair, monkeypatch, django_capture_on_commit_callbacks
+):
+    matter = bioamber_matter_pair
+    user = MembershipFactory(matter=matter, role=Membership.Role.VIEWER).user
+    client.force_login(user)
+    # The poll's sweep cannot help (as when another process is mid-way through sweeping it):
+    # the page must still stop polling and say what is going on.
+    monkeypatch.setattr(jobs, "job_sweep_one", lambda *a, **k: "")
+    q = stalled_question(matter)
+    url = reverse("answer-detail", args=[matter.pk, q.pk])
+    poll = client.get(url, HTTP_HX_REQUEST="true")
+    html = poll.content.decode()
+    assert poll.status_code == 286, html  # polling stops
+    assert "has stalled" in html and ">Retry</button>" in html and "Cancel" in html
+    assert "hx-trigger" not in html
+
+    # Retry from the page: queued again and (inline runner) answered.
+    with django_capture_on_commit_callbacks(execute=True):
+        retried = client.post(reverse("answer-retry", args=[matter.pk, q.pk]))
+    assert retried.status_code == 303
+    q.refresh_from_db()
+    assert q.status == "answered" and q.attempts == 1
+    assert AuditEvent.objects.filter(action="retried", detail__query_id=q.pk).exists()
+
+
+def test_a_poll_of_an_abandoned_question_restarts_it(client, bioamber_matter_pair):
+    matter = bioamber_matter_pair
+    client.force_login(MembershipFactory(matter=matter).user)
+    q = question(matter)
+    Query.objects.filter(pk=q.pk).update(
+        status="running",
+        lease_owner="celery:dead",
+        lease_expires_at=timezone.now() - timedelta(seconds=1),
+        attempts=1,
+    )
+    poll = client.get(reverse("answer-detail", args=[matter.pk, q.pk]), HTTP_HX_REQUEST="true")
+    assert poll.status_code == 286  # the sweep re-queued it and the inline runner answered it
+    q.refresh_from_db()
+    assert q.status == "answered"
+
+
+def test_cancel_a_question_on_the_page(client, matter):
+    user = MembershipFactory(matter=matter, role=Membership.Role.VIEWER).user
+    client.force_login(user)
+    q = question(matter)
+    response = client.post(reverse("answer-cancel", args=[matter.pk, q.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and "was cancelled" in response.content.decode()
+    q.refresh_from_db()
+    assert q.status == "cancelled"
+    event = AuditEvent.objects.get(action="cancelled")
+    assert event.user == user and event.detail == {"query_id": q.pk, "via": "page"}
+    outsider = Client()
+    outsider.force_login(MembershipFactory().user)  # a member of another matter
+    assert outsider.post(reverse("answer-cancel", args=[matter.pk, q.pk])).status_code == 404
+
+
+def test_documents_retry_and_cancel_on_the_page(
+    client, matter, settings, django_capture_on_commit_callbacks
+):
+    user = MembershipFactory(matter=matter, role=Membership.Role.EDITOR).user
+    client.force_login(user)
+    doc, _ = document_add(matter=matter, filename="a.txt", data=CLAUSES, enqueue=False)
+    settings.JOB_MAX_ATTEMPTS = 1
+    Document.objects.filter(pk=doc.pk).update(
+        status="indexing",
+        lease_owner="celery:dead",
+        lease_expires_at=timezone.now() - timedelta(minutes=1),
+        attempts=1,
+    )
+    # The page's poll ends the job nobody holds (attempts spent): failed, with Retry, no polling.
+    page = client.get(reverse("matter-detail", args=[matter.pk]), HTTP_HX_REQUEST="true")
+    assert page.status_code == 286
+    row = page.content.decode().split(f'id="doc-{doc.pk}"')[1].split("</tr>")[0]
+    assert "Failed" in row and "stopped responding" in row and ">Retry<" in row
+    settings.JOB_MAX_ATTEMPTS = 3
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("document-reindex", args=[doc.pk]))
+    doc.refresh_from_db()
+    assert doc.status == "indexed" and Node.objects.filter(document=doc).count() == 2
+
+    # Cancelling a re-index keeps the clauses of the last completed run.
+    Document.objects.filter(pk=doc.pk).update(status="queued")
+    client.post(reverse("document-cancel", args=[doc.pk]))
+    doc.refresh_from_db()
+    assert doc.status == "indexed" and "clauses of the last completed run" in doc.error_message
+    # Cancelling a first indexing leaves it cancelled, with Retry.
+    fresh, _ = document_add(matter=matter, filename="b.txt", data=CLAUSES + b"y", enqueue=False)
+    client.post(reverse("document-cancel", args=[fresh.pk]))
+    fresh.refresh_from_db()
+    assert fresh.status == "cancelled"
+    row = client.get(reverse("matter-detail", args=[matter.pk])).content.decode()
+    assert "Cancelled" in row.split(f'id="doc-{fresh.pk}"')[1].split("</tr>")[0]
+    viewer = Client()
+    viewer.force_login(MembershipFactory(matter=matter, role=Membership.Role.VIEWER).user)
+    assert viewer.post(reverse("document-cancel", args=[fresh.pk])).status_code == 403
+
+
+def test_retry_and_cancel_through_the_api(bioamber_matter_pair, django_capture_on_commit_callbacks):
+    matter = bioamber_matter_pair
+    user = MembershipFactory(matter=matter, role=Membership.Role.EDITOR).user
+    _, token = api_token_create(user=user, name="t")
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {token}")
+    q = question(matter)
+    base = f"/api/v1/matters/{matter.pk}/queries/{q.pk}"
+    assert api.post(f"{base}/retry").status_code == 409  # queued: nothing to retry
+    cancelled = api.post(f"{base}/cancel")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    assert api.post(f"{base}/cancel").status_code == 409
+    with django_capture_on_commit_callbacks(execute=True):
+        retried = api.post(f"{base}/retry")
+    assert retried.status_code == 202 and retried.json()["status"] == "queued"
+    q.refresh_from_db()
+    assert q.status == "answered"
+
+    doc, _ = document_add(matter=matter, filename="c.txt", data=CLAUSES, enqueue=False)
+    stopped = api.post(f"/api/v1/documents/{doc.pk}/cancel")
+    assert stopped.status_code == 200 and stopped.json()["status"] == "cancelled"
+    with django_capture_on_commit_callbacks(execute=True):
+        again = api.post(
+            f"/api/v1/documents/{doc.pk}/reindex",
+            data=json.dumps({}),
+            content_type="application/json",
+        )
+    assert again.status_code == 202 and again.json()["document"]["status"] == "queued"
+    doc.refresh_from_db()
+    assert doc.status == "indexed"
+    stranger = api_token_create(user=MembershipFactory().user, name="t")[1]
+    other = Client(HTTP_AUTHORIZATION=f"Bearer {stranger}")
+    assert other.post(f"{base}/cancel").status_code == 404
+    assert other.post(f"/api/v1/documents/{doc.pk}/cancel").status_code == 404
+
+
+def test_evaluation_runs_are_cancelled_and_resumed_from_the_page(client, settings, admin_user):
+    settings.JOB_QUEUED_STALE_SECONDS = 3600
+    run = EvaluationRun.objects.create(
+        name="r", gold_set="qa", modes=["navembed:bm25"], status="queued", created_by=admin_user
+    )
+    client.force_login(admin_user)
+    page = client.get(reverse("evaluation-run", args=[run.pk])).content.decode()
+    assert "Cancel run" in page
+    client.post(reverse("evaluation-cancel", args=[run.pk]))
+    run.refresh_from_db()
+    assert run.status == "cancelled"
+    assert "Resume" in client.get(reverse("evaluation-run", args=[run.pk])).content.decode()
+    assert jobs.can_retry(jobs.SPECS["evaluation"], run)
+
+
+def test_demo_text_indexes_under_the_lifecycle(matter):
+    doc, _ = document_add(
+        matter=matter,
+        filename="bioamber-development-agreement.txt",
+        data=demo_bytes("bioamber-development-agreement.txt"),
+        enqueue=False,
+    )
+    assert document_index(document_id=doc.pk).status == "indexed"
+    doc.refresh_from_db()
+    assert doc.attempts == 1 and doc.lease_owner == "" and doc.progress == 100
