@@ -444,3 +444,31 @@ def test_demo_text_indexes_under_the_lifecycle(matter):
     assert document_index(document_id=doc.pk).status == "indexed"
     doc.refresh_from_db()
     assert doc.attempts == 1 and doc.lease_owner == "" and doc.progress == 100
+
+
+@pytest.mark.django_db(transaction=True)  # autocommit, as in production: sent at once
+def test_the_ask_page_says_when_the_queue_is_down_and_keeps_the_question(
+    client, matter, monkeypatch
+):
+    """The page's side of a broker outage (the real outage, Redis stopped, is in
+    test_worker_faults): 503 with Retry-After, the question kept as failed with Retry."""
+
+    def down(spec, pk):
+        raise jobs.QueueUnavailable("connection refused")
+
+    monkeypatch.setattr(jobs, "_send", down)
+    user = MembershipFactory(matter=matter, role=Membership.Role.VIEWER).user
+    client.force_login(user)
+    response = client.post(
+        reverse("matter-ask", args=[matter.pk]),
+        {"question": "What is the term?", "mode": "navembed"},
+    )
+    assert response.status_code == 503 and response["Retry-After"] == "30"
+    html = response.content.decode()
+    assert "task queue is unavailable" in html and ">Retry</button>" in html
+    q = Query.objects.get(matter=matter)
+    assert q.status == "failed" and q.error_code == "queue_unavailable"
+    assert list(AuditEvent.objects.order_by("id").values_list("action", flat=True)) == [
+        "asked",
+        "queue_down",
+    ]
