@@ -15,8 +15,9 @@ demo: install
 test:
 	scripts/test.sh
 
+# A worker with beat inside it (the job sweeper); with several workers, run beat in only one.
 worker: install
-	.venv/bin/celery -A legalnav worker --loglevel=INFO
+	.venv/bin/celery -A legalnav worker -B --schedule=var/celerybeat-schedule --loglevel=INFO
 
 lint: install
 	.venv/bin/ruff check legalnav tests

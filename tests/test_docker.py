@@ -18,7 +18,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 COMPOSE_FILE = REPO_ROOT / "docker" / "compose.yml"
 DOCKERFILE = REPO_ROOT / "docker" / "Dockerfile"
 
-SERVICES = {"web", "worker", "db", "redis", "qdrant"}
+SERVICES = {"web", "worker", "beat", "db", "redis", "qdrant"}
 SHARED_ENV = ("DATABASE_URL", "REDIS_URL", "QDRANT_URL")
 
 
@@ -55,6 +55,9 @@ def test_compose_config_is_valid_and_complete():
     assert web.get("build") == worker.get("build"), "web and worker must share one image build"
     assert web.get("image") == worker.get("image"), "web and worker must tag the same image"
     assert "celery -A legalnav worker" in str(worker.get("command"))
+    # The job sweeper needs exactly one beat process for the deployment.
+    assert "celery -A legalnav beat" in str(services["beat"].get("command"))
+    assert services["beat"].get("image") == worker.get("image")
 
     for var in SHARED_ENV:
         web_value = (web.get("environment") or {}).get(var)
