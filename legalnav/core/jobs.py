@@ -342,10 +342,14 @@ def _give_up(spec: JobSpec, pk: int, why: str = "") -> bool:
 # --- running a job -----------------------------------------------------------------------------
 
 
+class _TimeLimit(Exception):
+    """What the embedded runner reports for a job past its soft time limit."""
+
+
 def _readable(spec: JobSpec, exc: BaseException) -> tuple[str, str]:
     """(code, message) for an exception that escaped the work."""
     name = exc.__class__.__name__
-    if name in ("SoftTimeLimitExceeded", "TimeLimitExceeded"):
+    if name in ("SoftTimeLimitExceeded", "TimeLimitExceeded", "_TimeLimit"):
         return "timeout", (
             f"{spec.noun} took longer than the time limit and was stopped. The file may be "
             "unusually large or malformed; Retry, or split it."
@@ -682,7 +686,12 @@ class LocalRunner:
 
     This is what answers questions and indexes documents on the embedded default (no broker):
     work leaves the request at once (the page polls), jobs of a kind run one after another so
-    SQLite sees one writer per kind, and indexing a long document never holds questions up."""
+    SQLite sees one writer per kind, and indexing a long document never holds questions up.
+
+    A thread cannot be killed, so the time limits work differently from Celery's: a job still
+    running past its soft limit is failed with the time-limit reason (its late writes are
+    refused, as it no longer holds the lease) and a fresh thread takes over its queue, so one
+    pathological file cannot hold up the documents behind it."""
 
     def __init__(self) -> None:
         self._queues: dict[str, queue.Queue[tuple[int, str, int]]] = {}
@@ -691,6 +700,9 @@ class LocalRunner:
         self._pending: dict[str, set[int]] = {kind: set() for kind in SPECS}
         self._started = False
         self._stop = threading.Event()
+        self._generation: dict[str, int] = {kind: 0 for kind in SPECS}
+        # kind -> (job id, owner, started at (monotonic), generation of the thread running it)
+        self._current: dict[str, tuple[int, str, float, int]] = {}
 
     def start(self) -> None:
         with self._lock:
@@ -698,13 +710,8 @@ class LocalRunner:
                 return
             self._started = True
             for kind in SPECS:
-                q: queue.Queue[tuple[int, str, int]] = queue.Queue()
-                self._queues[kind] = q
-                t = threading.Thread(
-                    target=self._serve, args=(kind, q), name=f"jobs-{kind}", daemon=True
-                )
-                t.start()
-                self._threads.append(t)
+                self._queues[kind] = queue.Queue()
+                self._spawn(kind)
             sweeper = threading.Thread(target=self._sweep_loop, name="jobs-sweeper", daemon=True)
             sweeper.start()
             self._threads.append(sweeper)
@@ -725,9 +732,24 @@ class LocalRunner:
         with self._lock:
             return not any(self._pending.values())
 
-    def _serve(self, kind: str, q: queue.Queue[tuple[int, str, int]]) -> None:
+    def _spawn(self, kind: str) -> None:
+        generation = self._generation[kind]
+        t = threading.Thread(
+            target=self._serve,
+            args=(kind, self._queues[kind], generation),
+            name=f"jobs-{kind}-{generation}",
+            daemon=True,
+        )
+        t.start()
+        self._threads.append(t)
+
+    def _serve(self, kind: str, q: queue.Queue[tuple[int, str, int]], generation: int) -> None:
         while not self._stop.is_set():
+            if self._generation[kind] != generation:
+                return  # replaced after a job ran past its time limit; the new thread serves
             pk, owner, attempt = q.get()
+            with self._lock:
+                self._current[kind] = (pk, owner, time.monotonic(), generation)
             try:
                 close_old_connections()
                 run_job(kind, pk, owner=owner, retry_transient=True)
@@ -743,8 +765,33 @@ class LocalRunner:
             finally:
                 connections.close_all()
                 q.task_done()
+                with self._lock:
+                    if self._current.get(kind, (0, "", 0, -1))[3] == generation:
+                        self._current.pop(kind, None)
             with self._lock:
                 self._pending[kind].discard(pk)
+
+    def enforce_time_limits(self) -> list[tuple[str, int]]:
+        """Fail the jobs running past their soft time limit and give their queues a fresh
+        thread. Returns the (kind, id) of each job so ended."""
+        ended = []
+        now = time.monotonic()
+        for kind, (pk, owner, started, generation) in list(self._current.items()):
+            if now - started <= time_limits(kind)["soft_time_limit"]:
+                continue
+            spec = SPECS[kind]
+            code, message = _readable(spec, _TimeLimit())
+            _fail_if_held(spec, pk, owner, code, message)
+            with self._lock:
+                if self._current.get(kind, (0, "", 0, -1))[3] != generation:
+                    continue
+                self._current.pop(kind, None)
+                self._pending[kind].discard(pk)
+                self._generation[kind] += 1
+            logger.warning("%s %s ran past its time limit: failed, queue handed on", kind, pk)
+            self._spawn(kind)
+            ended.append((kind, pk))
+        return ended
 
     def _requeue(self, kind: str, pk: int, owner: str, attempt: int) -> None:
         self._queues[kind].put((pk, owner, attempt))
@@ -757,6 +804,7 @@ class LocalRunner:
             first = False
             try:
                 close_old_connections()
+                self.enforce_time_limits()
                 self.sweep_startup_queue()
                 jobs_sweep()
             except Exception:

@@ -472,3 +472,53 @@ def test_the_ask_page_says_when_the_queue_is_down_and_keeps_the_question(
         "asked",
         "queue_down",
     ]
+
+
+@pytest.mark.django_db(transaction=True)  # the runner's threads use connections of their own
+def test_the_embedded_runner_ends_a_job_past_its_time_limit_and_moves_on(
+    matter, settings, monkeypatch
+):
+    """A pathological file must not hold the embedded default's indexing queue: past the soft
+    limit the job is failed with the reason and a fresh thread indexes the next document."""
+    import threading
+
+    from legalnav.documents import services
+
+    settings.TASK_RUNNER = "thread"
+    settings.TASK_SOFT_TIME_LIMIT_INDEX = 1
+    settings.JOB_SWEEP_SECONDS = 0.2
+    release = threading.Event()
+    real = services.extract_text
+
+    def hangs_on_slow(data, filename, **kw):
+        if filename == "slow.txt":
+            release.wait(20)  # a parser stuck on a hostile file
+        return real(data, filename, **kw)
+
+    monkeypatch.setattr(services, "extract_text", hangs_on_slow)
+    runner = jobs.LocalRunner()
+    monkeypatch.setattr(jobs, "_RUNNER", runner)
+    try:
+        slow, _ = document_add(matter=matter, filename="slow.txt", data=CLAUSES, enqueue=False)
+        fast, _ = document_add(
+            matter=matter, filename="fast.txt", data=CLAUSES + b"3. End.\n", enqueue=False
+        )
+        jobs.enqueue("document", slow.pk)
+        jobs.enqueue("document", fast.pk)
+        deadline = timezone.now() + timedelta(seconds=15)
+        while timezone.now() < deadline:
+            slow.refresh_from_db()
+            fast.refresh_from_db()
+            if slow.status == "failed" and fast.status == "indexed":
+                break
+            threading.Event().wait(0.1)
+        assert slow.status == "failed" and slow.error_code == "timeout", slow.error_message
+        assert "time limit" in slow.error_message
+        assert fast.status == "indexed"  # indexed while the stuck thread was still stuck
+        release.set()  # the stuck thread finishes its file: its writes are refused
+        threading.Event().wait(1.0)
+        slow.refresh_from_db()
+        assert slow.status == "failed" and not Node.objects.filter(document=slow).exists()
+    finally:
+        release.set()
+        runner._stop.set()
