@@ -67,6 +67,10 @@ class JobLost(Exception):
     """This worker no longer holds the job (cancelled, or taken over after its lease expired)."""
 
 
+# What a step's own "except Exception" must let through to the job's guard.
+PASS_THROUGH: tuple[type[BaseException], ...] = (JobLost, *TRANSIENT)
+
+
 @dataclass(frozen=True)
 class JobSpec:
     """What the lifecycle needs to know about one kind of job."""

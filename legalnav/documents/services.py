@@ -237,7 +237,7 @@ def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
 
     try:
         parsed = parse_document(extracted.text)
-    except (jobs.JobLost, *jobs.TRANSIENT):
+    except jobs.PASS_THROUGH:
         raise
     except Exception as exc:  # a parser bug: say so, keep the traceback in the log
         logger.exception("parsing document %s failed", doc.pk)

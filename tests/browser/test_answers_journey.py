@@ -5,6 +5,7 @@ as a PDF; history and comparison; the per-user rate limit; a non-member refused 
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -172,3 +173,40 @@ def test_a_non_member_is_refused_the_matter_reader_answer_citation_and_memo(page
     response = page.goto(f"/matters/{matter.pk}/questions/{query.pk}/")
     assert response is not None and response.status == 404
     assert matter.name not in page.locator("body").inner_text()
+
+
+def test_a_question_nobody_is_answering_can_be_cancelled_and_retried(
+    page, bioamber_docs, answering, settings
+) -> None:
+    """The question goes to Celery's in-memory broker and no worker is running: the page shows
+    it waiting with Cancel; Cancel ends it (no more polling) with Retry; a worker answers the
+    retry and the page fills in by itself."""
+    from celery.contrib.testing.worker import start_worker
+
+    from legalnav.celery import app as celery_app
+
+    settings.TASK_RUNNER = "celery"
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    try:
+        matter, owner = bioamber_docs.matter, bioamber_docs.owner
+        sign_in(page, owner.username)
+        page.goto(f"/matters/{matter.pk}/ask/")
+        page.get_by_role("textbox", name="Question").fill(QUESTION)
+        page.get_by_role("button", name="Ask", exact=True).click()
+        live = page.locator("#answer-live[data-status=queued]")
+        expect(live).to_contain_text("Waiting for a worker")
+        live.get_by_role("button", name="Cancel").click()
+        cancelled = page.locator("#answer-live[data-status=cancelled]")
+        expect(cancelled).to_contain_text("This question was cancelled")
+        expect(cancelled).not_to_have_attribute("hx-get", re.compile(".*"))  # polling stopped
+        query = Query.objects.get(matter=matter)
+        assert query.status == "cancelled"
+        with start_worker(celery_app, perform_ping_check=False, shutdown_timeout=10):
+            cancelled.get_by_role("button", name="Retry").click()
+            expect(page.locator("#answer-live[data-status=answered]")).to_be_visible(timeout=60_000)
+        query.refresh_from_db()
+        assert query.status == "answered" and query.attempts == 1
+        assert page.js_errors == []
+    finally:
+        celery_app.conf.task_always_eager = before

@@ -23,9 +23,10 @@ AMENDMENT = DEMO / "bioamber-development-agreement-first-amendment.txt"
 
 
 @pytest.fixture
-def queued_tasks() -> Iterator[None]:
-    """Tasks go to the embedded in-memory broker instead of running at once, so the page shows a
+def queued_tasks(settings) -> Iterator[None]:
+    """Tasks go to Celery's in-memory broker instead of running at once, so the page shows a
     queued document until a worker (started by the test) picks it up."""
+    settings.TASK_RUNNER = "celery"
     before = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False
     yield

@@ -98,7 +98,7 @@ def research_answer(*, query: Query, lease: jobs.Lease) -> Query:
         flush_index_cache()
     except LLMError as exc:
         return _fail(query, lease, str(exc))
-    except (jobs.JobLost, *jobs.TRANSIENT):
+    except jobs.PASS_THROUGH:
         raise
     except Exception as exc:  # a bug must not leave the query "running"; it stays retryable
         logger.exception("research for query %s failed", query.pk)
