@@ -167,7 +167,7 @@ class UploadForm(BaseModel):
 
 
 class QueryListParams(PageParams):
-    status: Literal["queued", "running", "answered", "failed"] | None = None
+    status: Literal["queued", "running", "answered", "failed", "cancelled"] | None = None
 
 
 class LedgerParams(PageParams):

@@ -185,9 +185,14 @@ def document_edit(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     }
     form = DocumentDetailsForm(request.POST or None, initial=initial, document=document)
     if request.method == "POST" and form.is_valid():
-        requeued = desk.document_update_details(
-            document=document, user=request.user, **form.cleaned_data
-        )
+        try:
+            requeued = desk.document_update_details(
+                document=document, user=request.user, **form.cleaned_data
+            )
+        except QueueUnavailable:
+            # The details are saved; the document is failed with the reason and has Retry.
+            messages.error(request, f"{document.key}: {QueueUnavailable.message}")
+            return _queue_down(request, document.matter)
         note = " It is being re-indexed so its references follow." if requeued else ""
         messages.success(request, f"Saved the details of {document.key}.{note}")
         return redirect("matter-detail", matter_id=document.matter_id)
