@@ -103,7 +103,10 @@ PASSWORD = "pw-for-tests"  # tests.conftest.UserFactory's password
 QUESTION = "Which state's law governs the Development Agreement?"
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an asyncio loop running in this thread
+# while it lives, and a later test file in the same process that calls asyncio.run() (the MCP
+# tests) would fail if the browser outlived the browser tests.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 

@@ -77,8 +77,17 @@ def world(transactional_db) -> World:
 
 
 def run(coro_fn: Callable[[], Awaitable[T]]) -> T:
-    """Run an async client session from a synchronous test (the ORM stays outside it)."""
-    return asyncio.run(coro_fn())
+    """Run an async client session from a synchronous test (the ORM stays outside it). If this
+    thread already has a running loop (Playwright's sync API leaves one), use a thread of its
+    own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro_fn())
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(coro_fn())).result()
 
 
 def database_url() -> str:
