@@ -1,9 +1,28 @@
-"""Citations in answers, and their validation.
+"""Citations in answers, and the check every one of them gets before anyone sees it.
 
-An answer cites a provision as ``[D3:s2.02]`` (document key, node id). A quoted phrase (“…” or
-"…") in the same paragraph, before the marker, is a quotation from that provision. Validation is
-strict and never silent: a cited document or node that is not in the matter, or a quote that is
-not verbatim in the cited node (whitespace and quote-style differences aside), is reported.
+An answer cites a provision as ``[D3:s2.02]`` (document key, node id), or ``[D3] Section 2.02``
+where the model saw whole documents. The checker reads an answer the way a careful reader does:
+
+1. **Parse** it into citation markers, quotations and sentences. A quotation is any quoted
+   run, whatever its style: straight or curly double quotes, single quotes (told apart from
+   apostrophes), «guillemets», „German“ quotes, and Markdown block quotes (``> …``), on one line or
+   across line breaks.
+2. **Bind** every quotation to the marker it supports: the marker right after it; else the
+   nearest marker before it in the same sentence; else the next one in that sentence; else the
+   nearest on the same line; else a marker on the line after it (an attribution line below a
+   block quote) or, failing that, on the line before. A quotation bound to nothing is itself a
+   problem: it quotes the documents without saying where from.
+3. **Check** each quotation against the text of the provision it is bound to, normalising only
+   what is typographic: spacing, the style of quotation marks and dashes, a word hyphenated at a
+   line break, a capital at the start of the quotation ("[T]he"), punctuation at its ends, and
+   ellipses, which stand for gaps between pieces that must appear in order. Case, words,
+   numbers and word order must be exactly as in the provision.
+
+Each citation gets one verdict: ``verified`` (every quotation bound to it is verbatim in the
+provision), ``unquoted`` (it exists but carries no quotation: weaker, shown as such),
+``quote_not_found``, or ``no_such_provision``. A sentence that states a fact from the documents
+(an amount, a percentage, a period, a date, a clause reference) on a line with no citation is
+reported as ``uncited``.
 """
 
 from __future__ import annotations
@@ -12,103 +31,408 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from legalnav.answers.sentences import split as split_sentences
+
 # "[D3:s2.01]" (a node id) or "[D3] Clause 2.01" / "[D3] Section 2.01(a)" (a clause reference,
 # used where the model saw whole documents rather than numbered provisions).
 MARKER = re.compile(
     r"\[(D\d+):([^\]\s]{1,200})\]|\[(D\d+)\]\s*(?:Clause|Section|Article|§)?\s*"
     r"([0-9]{1,3}(?:\.[0-9]{1,3})*(?:\([a-zA-Z0-9]{1,5}\))*|[IVXLC]{1,6}\b)"
 )
-# Quotes of any length are checked (a cap here once let a long invented quote pass unchecked).
-_QUOTE = re.compile(r"[“\"]([^”\"\n]{8,})[”\"]")
+
+VERIFIED = "verified"
+UNQUOTED = "unquoted"
+NOT_FOUND = "quote_not_found"
+NO_SUCH = "no_such_provision"
+UNCITED = "uncited"
+VERDICTS = {
+    VERIFIED: "Quotation verified word for word",
+    UNQUOTED: "Cited without a quotation: the provision exists, the wording was not checked",
+    NOT_FOUND: "Quotation not found in the cited provision",
+    NO_SUCH: "No such document or provision in this matter",
+    UNCITED: "States something from the documents without a citation",
+}
+PROBLEMS = {
+    NOT_FOUND: "quoted text is not in the cited provision",
+    NO_SUCH: "no such document or provision in this matter",
+}
+
+# Double-quote styles (body: no blank line). Straight quotes pair in order of appearance.
+_DOUBLE = re.compile(
+    r"“((?:(?!\n\s*\n)[^”])+?)”"
+    r"|„((?:(?!\n\s*\n)[^“”])+?)[“”]"
+    r"|«\s?((?:(?!\n\s*\n)[^»])+?)\s?»"
+    r"|‹\s?((?:(?!\n\s*\n)[^›])+?)\s?›"
+    r'|"((?:(?!\n\s*\n)[^"])+?)"'
+)
+# Single quotes: the opening one at a word's start, the closing one at a word's end followed by
+# a space or punctuation, so that apostrophes ("the Buyer's", "’s") are not taken for quotes.
+_SINGLE = re.compile(
+    r"(?:(?<=^)|(?<=[\s(\[{—–-]))[‘']((?=\S)(?:(?!\n\s*\n).)+?(?<=\S))[’'](?=$|[\s.,;:!?)\]}—–-])",
+    re.S | re.M,
+)
+_BLOCK_LINE = re.compile(r"^[ \t]*>[ \t]?(.*)$", re.M)
+_LETTERS = re.compile(r"[A-Za-z].*[A-Za-z]", re.S)
+# What may stand between a quotation and the marker right after it.
+_GLUE = re.compile(r"[\s,.;:)\]—–-]{0,6}")
+
+# A statement of fact from the documents: money, a percentage, a period, a year, a clause.
+_FACT = re.compile(
+    r"[$€£]\s?\d|\b\d+(?:\.\d+)?\s?(?:%|per\s?cent|percent)"
+    r"|\b\d+\s+(?:business\s+|calendar\s+)?(?:days?|weeks?|months?|years?)\b"
+    r"|\b(?:19|20)\d\d\b"
+    r"|\b(?:Section|Article|Clause|Schedule|Exhibit|Annex|Paragraph)\s+[0-9IVXL]",
+    re.I,
+)
+
+_QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'«»„‹›"})
+_DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"})
 _WS = re.compile(r"\s+")
-
-
-_QUOTE_CHARS = str.maketrans({c: "'" for c in "“”‘’\"'«»"})
+_LINE_HYPHEN = re.compile(r"(?<=[A-Za-z])-[ \t]*\n\s*(?=[a-z])")
+_SPACED_HYPHEN = re.compile(r"(?<=[a-z])- (?=[a-z])")
+_ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[\s*…\s*\]|…|\.\s?\.\s?\.)\s*")
+_BRACKETED_LETTER = re.compile(r"\[([A-Za-z])\]")
+_END_PUNCT = " \t\n.,;:!?'"
 
 
 def normalise(text: str) -> str:
-    """Compare text ignoring case, spacing and the style of quotation marks (an answer that
-    quotes a provision containing quotes must turn the inner ones into single quotes)."""
-    return _WS.sub(" ", text.translate(_QUOTE_CHARS)).strip().lower()
+    """Typographic normalisation only: quotation marks and dashes of any style, a word
+    hyphenated at a line break, and spacing. Case and words are kept."""
+    text = text.replace("\u00a0", " ").translate(_QUOTE_MARKS).translate(_DASHES)
+    text = _LINE_HYPHEN.sub("", text)
+    text = _SPACED_HYPHEN.sub("", text)
+    return _WS.sub(" ", text).strip()
+
+
+def quotation_pieces(quote: str) -> list[str]:
+    """The runs of a quotation that must appear, in order, in the provision (ellipses are
+    gaps); empty when the quotation has no words to check."""
+    pieces = []
+    for piece in _ELLIPSIS.split(normalise(quote)):
+        piece = _BRACKETED_LETTER.sub(r"\1", piece).strip(_END_PUNCT)
+        if _LETTERS.search(piece) or re.search(r"\d", piece):
+            pieces.append(piece)
+    return pieces
+
+
+def _find(haystack: str, piece: str, start: int) -> int:
+    found = haystack.find(piece, start)
+    if found >= 0 or not piece[:1].isalpha():
+        return found
+    # A quotation may capitalise (or lower-case) its first letter to fit the sentence.
+    return haystack.find(piece[0].swapcase() + piece[1:], start)
+
+
+def quote_in(quote: str, text: str) -> bool | None:
+    """Whether the quotation is verbatim in ``text`` (None: nothing in it to check)."""
+    pieces = quotation_pieces(quote)
+    if not pieces:
+        return None
+    haystack = normalise(text)
+    pos = 0
+    for piece in pieces:
+        at = _find(haystack, piece, pos)
+        if at < 0:
+            return False
+        pos = at + len(piece)
+    return True
+
+
+# --- parsing -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    doc_key: str
+    node_id: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Quotation:
+    text: str
+    start: int
+    end: int
+    style: str  # double | single | guillemet | block
+
+
+@dataclass(slots=True)
+class Parsed:
+    markers: list[Marker]
+    quotations: list[Quotation]
+    bound: dict[int, list[Quotation]]  # marker index -> its quotations, in order
+    unbound: list[Quotation]
+    uncited: list[str]  # sentences stating facts with no citation on their line
+
+
+def _markers(answer: str) -> list[Marker]:
+    out = []
+    for m in MARKER.finditer(answer):
+        if m.group(1):
+            out.append(Marker(m.group(1), m.group(2)[:200], m.start(), m.end()))
+        else:
+            out.append(Marker(m.group(3), f"clause:{m.group(4)}"[:200], m.start(), m.end()))
+    return out
+
+
+def _mask(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for a, b in spans:
+        for i in range(a, b):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
+
+
+def _quotations(answer: str, markers: list[Marker]) -> list[Quotation]:
+    masked = _mask(answer, [(m.start, m.end) for m in markers])
+    found: list[Quotation] = []
+    for m in _DOUBLE.finditer(masked):
+        idx = next(i for i in range(1, 6) if m.group(i) is not None)
+        body = answer[m.start(idx) : m.end(idx)]
+        if _LETTERS.search(body) or re.search(r"\d", body):
+            style = "guillemet" if idx in (3, 4) else "double"
+            found.append(Quotation(body, m.start(), m.end(), style))
+    masked = _mask(masked, [(q.start, q.end) for q in found])
+    for m in _SINGLE.finditer(masked):
+        body = answer[m.start(1) : m.end(1)]
+        if _LETTERS.search(body):
+            found.append(Quotation(body, m.start(), m.end(), "single"))
+    # Markdown block quotes: consecutive "> " lines. Their words are a quotation unless the
+    # block carries quotation marks of its own (those are the quotations then).
+    lines = list(_BLOCK_LINE.finditer(answer))
+    blocks: list[list[re.Match[str]]] = []
+    for line in lines:
+        if blocks and answer[blocks[-1][-1].end() : line.start()] == "\n":
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    for block in blocks:
+        start, end = block[0].start(), block[-1].end()
+        if any(start <= q.start < end for q in found):
+            continue
+        body = " ".join(MARKER.sub(" ", ln.group(1)) for ln in block)
+        body = re.sub(r"^[\s—–-]+|[\s—–-]+$", "", _WS.sub(" ", body))
+        if _LETTERS.search(body):
+            found.append(Quotation(body, start, end, "block"))
+    return sorted(found, key=lambda q: q.start)
+
+
+def _line_spans(answer: str) -> list[tuple[int, int]]:
+    spans, pos = [], 0
+    for line in answer.split("\n"):
+        spans.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    return spans
+
+
+def _line_of(spans: list[tuple[int, int]], offset: int) -> int:
+    for i, (a, b) in enumerate(spans):
+        if a <= offset <= b:
+            return i
+    return len(spans) - 1
+
+
+def _bind(
+    answer: str,
+    q: Quotation,
+    markers: list[Marker],
+    spans: list[tuple[int, int]],
+) -> int | None:
+    # 1. The marker right after it ("“…” [D1:s9]").
+    for i, m in enumerate(markers):
+        if m.start >= q.end:
+            if _GLUE.fullmatch(answer[q.end : m.start]):
+                return i
+            break
+    first_line, last_line = _line_of(spans, q.start), _line_of(spans, max(q.start, q.end - 1))
+    line_start, line_end = spans[first_line][0], spans[last_line][1]
+    # 2. In the same sentence: the nearest marker before it, else the next one after it.
+    sentence = _sentence_around(answer, line_start, line_end, q.start)
+    if sentence is not None:
+        s_start, s_end = sentence
+        before = [i for i, m in enumerate(markers) if s_start <= m.start and m.end <= q.start]
+        if before:
+            return before[-1]
+        after = [i for i, m in enumerate(markers) if m.start >= q.end and m.end <= max(s_end, q.end)]
+        if after:
+            return after[0]
+    # 3. On the same line(s): the next marker, else the one before.
+    after = [i for i, m in enumerate(markers) if q.end <= m.start <= line_end]
+    if after:
+        return after[0]
+    before = [i for i, m in enumerate(markers) if line_start <= m.start and m.end <= q.start]
+    if before:
+        return before[-1]
+    # 4. The next non-empty line (an attribution under a block quote), then the line before.
+    for j in range(last_line + 1, len(spans)):
+        a, b = spans[j]
+        if answer[a:b].strip():
+            on_line = [i for i, m in enumerate(markers) if a <= m.start <= b]
+            if on_line:
+                return on_line[0]
+            break
+    for j in range(first_line - 1, -1, -1):
+        a, b = spans[j]
+        if answer[a:b].strip():
+            on_line = [i for i, m in enumerate(markers) if a <= m.start <= b]
+            if on_line:
+                return on_line[-1]
+            break
+    return None
+
+
+def _sentence_around(answer: str, line_start: int, line_end: int, at: int) -> tuple[int, int] | None:
+    for s in split_sentences(answer[line_start:line_end]):
+        if line_start + s.start <= at < line_start + s.end:
+            return line_start + s.start, line_start + s.end
+    return None
+
+
+def _uncited(answer: str, markers: list[Marker], quotations: list[Quotation]) -> list[str]:
+    spans = _line_spans(answer)
+    with_marker = {_line_of(spans, m.start) for m in markers}
+    in_quote = set()
+    for q in quotations:
+        for j in range(_line_of(spans, q.start), _line_of(spans, max(q.start, q.end - 1)) + 1):
+            in_quote.add(j)
+    out = []
+    for j, (a, b) in enumerate(spans):
+        line = answer[a:b]
+        if j in with_marker or j in in_quote or not line.strip() or _BLOCK_LINE.match(line):
+            continue
+        # A line that introduces the cited line below it ("Section 9 provides:") is covered.
+        nxt = next((k for k in range(j + 1, len(spans)) if answer[slice(*spans[k])].strip()), None)
+        if (
+            nxt is not None
+            and line.rstrip().endswith(":")
+            and (nxt in with_marker or _BLOCK_LINE.match(answer[slice(*spans[nxt])]))
+        ):
+            continue
+        for s in split_sentences(line):
+            if _FACT.search(s.text):
+                out.append(s.text)
+    return out
+
+
+def parse(answer: str) -> Parsed:
+    markers = _markers(answer)
+    quotations = _quotations(answer, markers)
+    spans = _line_spans(answer)
+    bound: dict[int, list[Quotation]] = {}
+    unbound = []
+    for q in quotations:
+        i = _bind(answer, q, markers, spans)
+        if i is None:
+            unbound.append(q)
+        else:
+            bound.setdefault(i, []).append(q)
+    return Parsed(markers, quotations, bound, unbound, _uncited(answer, markers, quotations))
+
+
+# --- checking ----------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
 class CitationCheck:
+    """One row per (marker, quotation), or one per marker without a quotation."""
+
     doc_key: str
     node_id: str
     quote: str = ""
     ok: bool = True
     problem: str = ""
+    verdict: str = UNQUOTED
+    cited_text: str | None = None  # the provision's text when it was checked (None: no such)
+    marker_start: int = -1
 
 
 @dataclass(slots=True)
 class Validation:
     checks: list[CitationCheck] = field(default_factory=list)
+    uncited: list[str] = field(default_factory=list)  # facts stated with no citation
+    unbound: list[str] = field(default_factory=list)  # quotations that cite nothing
 
     @property
     def ok(self) -> bool:
-        return all(c.ok for c in self.checks)
+        return all(c.ok for c in self.checks) and not self.uncited and not self.unbound
 
     @property
     def problems(self) -> list[str]:
-        return [f"[{c.doc_key}:{c.node_id}] {c.problem}" for c in self.checks if not c.ok]
+        out = [f"[{c.doc_key}:{c.node_id}] {c.problem}" for c in self.checks if not c.ok]
+        out += [f"quotation with no citation: “{q}”" for q in self.unbound]
+        out += [f"no citation for: {s}" for s in self.uncited]
+        return out
+
+    def levels(self) -> dict[str, int]:
+        counts = {v: 0 for v in VERDICTS}
+        for c in self.checks:
+            counts[c.verdict] += 1
+        counts[UNCITED] = len(self.uncited) + len(self.unbound)
+        return counts
 
     def as_dict(self) -> dict[str, object]:
         return {
             "ok": self.ok,
             "citations": len({(c.doc_key, c.node_id) for c in self.checks}),
             "quotes": sum(1 for c in self.checks if c.quote),
+            "levels": self.levels(),
+            "uncited": self.uncited,
+            "unbound": self.unbound,
             "problems": self.problems,
         }
 
 
 def extract(answer: str) -> list[tuple[str, str, list[str]]]:
-    """(doc_key, node_id, quotes) for each marker, quotes taken from its paragraph before it."""
-    out = []
-    for paragraph in answer.split("\n"):
-        consumed = 0
-        for m in MARKER.finditer(paragraph):
-            before = paragraph[consumed : m.start()]
-            quotes = [q.strip() for q in _QUOTE.findall(before)]
-            if m.group(1):
-                out.append((m.group(1), m.group(2), quotes))
-            else:
-                out.append((m.group(3), f"clause:{m.group(4)}", quotes))
-            consumed = m.end()
-    return out
+    """(doc_key, node_id, quotations bound to it) for each marker, in the answer's order."""
+    parsed = parse(answer)
+    return [
+        (m.doc_key, m.node_id, [q.text for q in parsed.bound.get(i, []) if quotation_pieces(q.text)])
+        for i, m in enumerate(parsed.markers)
+    ]
 
 
 def validate(answer: str, lookup: Callable[[str, str], str | None]) -> Validation:
     """``lookup(doc_key, node_id)`` returns the node's text, or None when it does not exist; a
     node id of the form "clause:2.01" asks the lookup to resolve a printed clause reference."""
-    result = Validation()
-    for doc_key, node_id, quotes in extract(answer):
-        text = lookup(doc_key, node_id)
+    parsed = parse(answer)
+    result = Validation(
+        uncited=parsed.uncited, unbound=[_WS.sub(" ", q.text).strip() for q in parsed.unbound]
+    )
+    texts: dict[tuple[str, str], str | None] = {}
+    for i, m in enumerate(parsed.markers):
+        key = (m.doc_key, m.node_id)
+        if key not in texts:
+            texts[key] = lookup(*key)
+        text = texts[key]
         if text is None:
             result.checks.append(
                 CitationCheck(
-                    doc_key,
-                    node_id,
-                    ok=False,
-                    problem="no such document or provision in this matter",
+                    m.doc_key, m.node_id, ok=False, problem=PROBLEMS[NO_SUCH], verdict=NO_SUCH,
+                    marker_start=m.start,
                 )
-            )
+            )  # fmt: skip
             continue
+        quotes = [q for q in parsed.bound.get(i, []) if quotation_pieces(q.text)]
         if not quotes:
-            result.checks.append(CitationCheck(doc_key, node_id))
+            result.checks.append(
+                CitationCheck(m.doc_key, m.node_id, verdict=UNQUOTED, cited_text=text,
+                              marker_start=m.start)
+            )  # fmt: skip
             continue
-        haystack = normalise(text)
-        for quote in quotes:
-            needle = normalise(quote.strip(" .…")).replace("…", "")
-            pieces = [p.strip() for p in needle.split("...") if p.strip()]
-            ok = all(p in haystack for p in pieces) if pieces else False
+        for q in quotes:
+            ok = bool(quote_in(q.text, text))
             result.checks.append(
                 CitationCheck(
-                    doc_key,
-                    node_id,
-                    quote,
+                    m.doc_key,
+                    m.node_id,
+                    _WS.sub(" ", q.text).strip(),
                     ok,
-                    "" if ok else "quoted text is not in the cited provision",
+                    "" if ok else PROBLEMS[NOT_FOUND],
+                    VERIFIED if ok else NOT_FOUND,
+                    text,
+                    m.start,
                 )
             )
     return result

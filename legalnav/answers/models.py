@@ -80,7 +80,17 @@ class Citation(models.Model):
     quote = models.TextField(blank=True)
     valid = models.BooleanField(default=True)
     problem = models.CharField(max_length=200, blank=True)
+    # verified | unquoted | quote_not_found | no_such_provision (legalnav.answers.citations)
+    verdict = models.CharField(max_length=20, blank=True)
+    marker_start = models.IntegerField(null=True, blank=True)  # the marker's offset in the answer
     order = models.PositiveIntegerField(default=0)
+    # What was cited, as it was when the answer was checked, so that re-indexing, editing or
+    # deleting the document never changes a past answer, its panel or its memo: the text the
+    # quotation was checked against, its hash, the document version and the provision's lines
+    # (see legalnav.answers.snapshots).
+    cited_text = models.TextField(blank=True)
+    cited_sha256 = models.CharField(max_length=64, blank=True)
+    snapshot = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["answer_id", "order"]
@@ -94,11 +104,16 @@ class Evidence(models.Model):
 
     answer = models.ForeignKey(Answer, on_delete=models.CASCADE, related_name="evidence")
     node = models.ForeignKey(Node, null=True, blank=True, on_delete=models.SET_NULL)
-    document = models.ForeignKey(Document, on_delete=models.CASCADE)
+    # Kept when the document is deleted: the passage below is what the answerer saw.
+    document = models.ForeignKey(Document, null=True, blank=True, on_delete=models.SET_NULL)
     start = models.PositiveIntegerField()
     end = models.PositiveIntegerField()
     score = models.FloatField()
     rank = models.PositiveIntegerField()
+    doc_key = models.CharField(max_length=20, blank=True)
+    doc_title = models.CharField(max_length=300, blank=True)
+    node_ref = models.CharField(max_length=200, blank=True)
+    text = models.TextField(blank=True)  # the passage as it was (a snippet of it)
 
     class Meta:
         ordering = ["answer_id", "rank"]

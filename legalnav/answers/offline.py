@@ -5,16 +5,15 @@ quoted, and says the fixed silence sentence when nothing retrieved bears on the 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date
 
+from legalnav.answers.sentences import sentences as split_sentences
 from legalnav.retrieval.bm25 import tokenize
 from legalnav.retrieval.engine import query_tokens
 
 SILENCE = "The provided documents do not contain the answer."
 MAX_PROVISIONS = 5
-_SENTENCE = re.compile(r"(?<=[.;:])\s+(?=[A-Z(“\"])")
 _OVERRIDING_KINDS = {"amendment", "side_letter"}
 
 
@@ -43,7 +42,9 @@ def relevance(question: str, text: str) -> float:
 def best_sentences(question: str, text: str, limit: int = 2) -> list[str]:
     """The provision's most relevant sentences, in text order, as verbatim runs: sentences that
     are not adjacent in the text are separate runs (each becomes its own quotation)."""
-    sentences = [s.strip() for s in _SENTENCE.split(" ".join(text.split())) if s.strip()]
+    # Abbreviation-aware ("U.S.", "Inc.", "No.", "Sec.", "e.g.", clause numbers): a quotation
+    # starts and ends at sentence boundaries of the verbatim text, nowhere else.
+    sentences = split_sentences(" ".join(text.split()))
     if not sentences:
         return []
     ranked = sorted(range(len(sentences)), key=lambda i: (-relevance(question, sentences[i]), i))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +19,15 @@ from django.db.models import F, QuerySet
 from django.db.models.functions import Substr
 from django.http import Http404
 
-from legalnav.answers.citations import MARKER, extract
+from legalnav.answers import snapshots
+from legalnav.answers.citations import (
+    MARKER,
+    NO_SUCH,
+    NOT_FOUND,
+    UNQUOTED,
+    VERIFIED,
+    extract,
+)
 from legalnav.answers.models import Answer, Citation, Evidence, Query
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
@@ -32,6 +41,13 @@ SNIPPET_CHARS = 700  # evidence passages are cut to this many characters for the
 CONTEXT_CHARS = 320  # text shown before and after a cited provision in the side panel
 MAX_PROVISION_NODES = 80  # sub-clauses of one cited provision shown in full
 OFFLINE_HEADER = "Extractive answer (offline"
+# Short labels for the answer page, the memo, the API and MCP (the long ones: VERDICTS).
+VERDICT_LABELS = {
+    VERIFIED: "verified verbatim",
+    UNQUOTED: "cited, no quotation",
+    NOT_FOUND: "quotation not found",
+    NO_SUCH: "no such provision",
+}
 
 
 # --- questions ------------------------------------------------------------------------------
@@ -121,12 +137,17 @@ def answer_paragraphs(*, text: str, citations: list[Citation]) -> list[list[Segm
     made for it (one row per quoted phrase, in marker order), so a failed quote flags its own
     marker and not every marker of the same provision."""
     by_key: dict[tuple[str, str], list[Citation]] = {}
+    by_offset: dict[int, list[Citation]] = {}
     for c in citations:
         by_key.setdefault((c.doc_key, c.node_ref), []).append(c)
-    # Validation walked the markers in this same order: one row per quote, or one without.
+        if c.marker_start is not None:
+            by_offset.setdefault(c.marker_start, []).append(c)
+    # Older answers carry no marker offsets: validation walked the markers in this same order,
+    # one row per quote or one without.
     per_marker = iter(extract(text))
     queue = list(citations)
     paragraphs: list[list[Segment]] = []
+    line_start = 0
     for line in text.split("\n"):
         segments: list[Segment] = []
         pos = 0
@@ -135,11 +156,14 @@ def answer_paragraphs(*, text: str, citations: list[Citation]) -> list[list[Segm
                 segments.append(Segment(line[pos : m.start()]))
             key = _citation_key(m)
             _, _, quotes = next(per_marker, ("", "", []))
-            rows = queue[: max(1, len(quotes))]
-            if rows and all((r.doc_key, r.node_ref) == key for r in rows):
-                del queue[: len(rows)]
-            else:  # rows out of step (an older answer): fall back to the provision's rows
-                rows = by_key.get(key, [])
+            if by_offset:
+                rows = by_offset.get(line_start + m.start(), [])
+            else:
+                rows = queue[: max(1, len(quotes))]
+                if rows and all((r.doc_key, r.node_ref) == key for r in rows):
+                    del queue[: len(rows)]
+                else:  # rows out of step: fall back to the provision's rows
+                    rows = by_key.get(key, [])
             bad = [r for r in rows if not r.valid]
             segments.append(
                 Segment(
@@ -153,6 +177,7 @@ def answer_paragraphs(*, text: str, citations: list[Citation]) -> list[list[Segm
         if pos < len(line):
             segments.append(Segment(line[pos:]))
         paragraphs.append(segments)
+        line_start += len(line) + 1
     return [p for p in paragraphs if any(s.text.strip() for s in p)]
 
 
@@ -168,6 +193,11 @@ def answer_citations(*, answer: Answer) -> list[Citation]:
             "quote",
             "valid",
             "problem",
+            "verdict",
+            "marker_start",
+            "snapshot",
+            "cited_text",
+            "cited_sha256",
             "order",
             "document__id",
             "document__title",
@@ -195,10 +225,24 @@ class CitedProvision:
     citation: Citation  # the first row: the panel opens from it
     quotes: list[tuple[str, bool]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    verdicts: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def verdict(self) -> str:
+        """The provision's weakest verdict: a failed check wins over "unquoted", which wins
+        over "verified"."""
+        for v in (NO_SUCH, NOT_FOUND, UNQUOTED, VERIFIED):
+            if v in self.verdicts:
+                return v
+        return UNQUOTED if self.ok else NOT_FOUND
+
+    @property
+    def verdict_label(self) -> str:
+        return VERDICT_LABELS.get(self.verdict, "")
 
 
 def cited_provisions(citations: list[Citation]) -> list[CitedProvision]:
@@ -209,6 +253,8 @@ def cited_provisions(citations: list[Citation]) -> list[CitedProvision]:
             item.quotes.append((c.quote, c.valid))
         if not c.valid and c.problem and c.problem not in item.problems:
             item.problems.append(c.problem)
+        if c.verdict and c.verdict not in item.verdicts:
+            item.verdicts.append(c.verdict)
     return list(out.values())
 
 
@@ -270,6 +316,8 @@ def evidence_buckets(*, answer: Answer, citations: list[Citation]) -> EvidenceBu
             "score",
             "start",
             "end",
+            "text",
+            "doc_title",
             "document__id",
             "document__title",
             "document__kind",
@@ -285,10 +333,18 @@ def evidence_buckets(*, answer: Answer, citations: list[Citation]) -> EvidenceBu
     )
     buckets = EvidenceBuckets()
     for ev in rows:
-        raw = ev.passage[: max(0, ev.end - ev.start)]  # type: ignore[attr-defined]
-        snippet = tidy(raw)
-        if ev.end - ev.start > SNIPPET_CHARS:
-            snippet += " …"
+        if ev.text:  # what the answerer saw, kept with the answer
+            snippet = ev.text
+        else:  # an answer from before passages were kept
+            raw = (ev.passage or "")[: max(0, ev.end - ev.start)]  # type: ignore[attr-defined]
+            snippet = tidy(raw) + (" …" if ev.end - ev.start > SNIPPET_CHARS else "")
+        if ev.document is None:
+            # The document was deleted since: the passage stays, under its old name.
+            gone = Document(title=f"{ev.doc_title} (deleted since)", kind=Document.Kind.OTHER)
+            gone.snapshot_key = ev.doc_key  # type: ignore[attr-defined]
+            row = EvidenceRow(ev.rank, ev.score, gone, None, snippet)
+            buckets.neutral.append(row)
+            continue
         row = EvidenceRow(ev.rank, ev.score, ev.document, ev.node, snippet)
         spans = cited_spans.get(ev.document_id, [])
         if any(ev.start < end and start < ev.end for start, end in spans):
@@ -445,7 +501,7 @@ def highlight(text: str, patterns: list[re.Pattern[str]]) -> list[tuple[str, boo
 
 @dataclass(slots=True)
 class ProvisionLine:
-    node: Node
+    node: Node | snapshots.SnapNode
     depth: int
     runs: list[tuple[str, bool]]
 
@@ -453,9 +509,9 @@ class ProvisionLine:
 @dataclass(slots=True)
 class ProvisionContext:
     citation: Citation
-    document: Document | None
-    node: Node | None
-    ancestors: list[Node] = field(default_factory=list)
+    document: Document | snapshots.SnapDocument | None
+    node: Node | snapshots.SnapNode | None
+    ancestors: list[Node | snapshots.SnapNode] = field(default_factory=list)
     before: str = ""
     lines: list[ProvisionLine] = field(default_factory=list)
     after: str = ""
@@ -463,6 +519,48 @@ class ProvisionContext:
     quotes: list[tuple[str, bool]] = field(default_factory=list)
     found: bool = False  # a quoted phrase was located and highlighted
     problems: list[str] = field(default_factory=list)
+    verdict: str = ""
+    verdict_label: str = ""
+    # Against the matter as it is now: same | changed | gone | unknown (no snapshot kept).
+    state: str = "unknown"
+    state_notes: list[str] = field(default_factory=list)
+    current: Node | None = None  # the provision as it is now, to link to
+    current_document_id: int | None = None
+
+
+def _from_snapshot(ctx: ProvisionContext, snap: dict[str, Any], patterns: list[re.Pattern[str]]) -> None:
+    """Fill the panel from what was cited at answer time (never from the live document)."""
+    doc, node = snap.get("document", {}), snap.get("node", {})
+    ctx.document = snapshots.SnapDocument(
+        key=doc.get("key", ""),
+        title=doc.get("title", ""),
+        kind=doc.get("kind", ""),
+        effective_date=date.fromisoformat(doc["effective_date"])
+        if doc.get("effective_date")
+        else None,
+        pk=ctx.citation.document_id,
+    )
+    ctx.node = snapshots.SnapNode(
+        node_id=node.get("node_id", ""),
+        ref=node.get("ref", ""),
+        heading=node.get("heading", ""),
+        kind=node.get("kind", ""),
+        level=node.get("level", 0),
+    )
+    ctx.ancestors = [
+        snapshots.SnapNode(a["node_id"], a.get("ref", ""), a.get("heading", ""), a.get("kind", ""))
+        for a in snap.get("ancestors", [])
+    ]
+    ctx.lines = [
+        ProvisionLine(
+            snapshots.SnapNode(ln["node_id"], ln.get("ref", ""), ln.get("heading", ""), ln.get("kind", "")),
+            ln.get("depth", 0),
+            highlight(ln.get("text", ""), patterns),
+        )
+        for ln in snap.get("lines", [])
+    ]
+    ctx.truncated = bool(snap.get("truncated"))
+    ctx.before, ctx.after = snap.get("before", ""), snap.get("after", "")
 
 
 def citation_get(*, query: Query, citation_id: object) -> Citation:
@@ -532,22 +630,37 @@ def _tail(text: str, limit: int) -> str:
 
 
 def provision_context(*, query: Query, citation: Citation) -> ProvisionContext:
-    """The cited provision verbatim, its heading trail, the text just before and after it, and
-    every phrase the answer quoted from it highlighted where it occurs."""
+    """The cited provision verbatim as it was when the answer was checked (its heading trail,
+    the text just before and after it), every phrase the answer quoted from it highlighted, the
+    verdict, and how the provision stands now (unchanged, changed since, or gone)."""
     same = [
         c
         for c in Citation.objects.filter(
             answer_id=citation.answer_id, doc_key=citation.doc_key, node_ref=citation.node_ref
-        ).only("id", "quote", "valid", "problem")
+        ).only("id", "quote", "valid", "problem", "verdict")
     ]
     ctx = ProvisionContext(citation=citation, document=citation.document, node=None)
     ctx.quotes = [(c.quote, c.valid) for c in same if c.quote]
     ctx.problems = sorted({c.problem for c in same if not c.valid and c.problem})
+    item = cited_provisions(same)[0] if same else None
+    if item is not None:
+        ctx.verdict, ctx.verdict_label = item.verdict, item.verdict_label
+    patterns = phrase_patterns([q for q, _ in ctx.quotes])
+    snap = citation.snapshot or {}
+    if snap:
+        _from_snapshot(ctx, snap, patterns)
+        ctx.found = any(marked for line in ctx.lines for _, marked in line.runs)
+        standing = snapshots.status(
+            snapshot=snap, document=citation.document, node_ref=citation.node_ref
+        )
+        ctx.state, ctx.state_notes, ctx.current = standing.state, standing.notes, standing.current
+        ctx.current_document_id = citation.document_id if standing.current else None
+        return ctx
+    # An answer from before snapshots were kept: the provision as it is now.
     node = _resolve_node(citation)
     if node is None:
         return ctx
-    ctx.node = node
-    patterns = phrase_patterns([q for q, _ in ctx.quotes])
+    ctx.node, ctx.current, ctx.current_document_id = node, node, node.document_id
     ctx.lines, ctx.truncated = provision_lines(node=node, patterns=patterns)
     ctx.found = any(marked for line in ctx.lines for _, marked in line.runs)
     ctx.ancestors = list(
@@ -560,7 +673,7 @@ def provision_context(*, query: Query, citation: Citation) -> ProvisionContext:
         .only("id", "node_id", "ref", "heading", "level", "kind")
         .order_by("level", "order")
     )
-    ancestor_ids = {a.pk for a in ctx.ancestors}
+    ancestor_ids = {a.pk for a in ctx.ancestors}  # type: ignore[union-attr]
     before = (
         Node.objects.filter(document_id=node.document_id, order__lt=node.order)
         .exclude(pk__in=ancestor_ids)
@@ -588,42 +701,55 @@ def provision_context(*, query: Query, citation: Citation) -> ProvisionContext:
 class MemoProvision:
     number: int
     label: str  # "[D3:s13.2]"
-    document: Document | None
-    node: Node | None
+    document: Document | snapshots.SnapDocument | None
+    node: Node | snapshots.SnapNode | None
     lines: list[ProvisionLine]
     truncated: bool
     quotes: list[tuple[str, bool]]
     problems: list[str]
+    verdict: str = ""
+    verdict_label: str = ""
+    state: str = "unknown"
+    state_notes: list[str] = field(default_factory=list)
 
 
 def memo_provisions(*, citations: list[Citation]) -> list[MemoProvision]:
-    """Every provision the answer cites, verbatim with its sub-clauses, in citation order; a
-    citation that failed validation is listed with its problem rather than left out."""
+    """Every provision the answer cites, verbatim with its sub-clauses as it was cited, in
+    citation order; a citation that failed validation is listed with its problem rather than
+    left out, and one whose provision has changed or gone since says so."""
     out = []
     for n, item in enumerate(cited_provisions(citations), 1):
         c = item.citation
-        node = _resolve_node(c)
-        lines, truncated = (
-            provision_lines(node=node, patterns=phrase_patterns([q for q, _ in item.quotes]))
-            if node is not None
-            else ([], False)
-        )
+        patterns = phrase_patterns([q for q, _ in item.quotes])
+        ctx = ProvisionContext(citation=c, document=c.document, node=None)
+        if c.snapshot:
+            _from_snapshot(ctx, c.snapshot, patterns)
+            standing = snapshots.status(
+                snapshot=c.snapshot, document=c.document, node_ref=c.node_ref
+            )
+            ctx.state, ctx.state_notes = standing.state, standing.notes
+        else:
+            node = _resolve_node(c)
+            if node is not None:
+                ctx.node = node
+                ctx.lines, ctx.truncated = provision_lines(node=node, patterns=patterns)
         out.append(
             MemoProvision(
                 number=n,
                 label=f"[{c.doc_key}:{c.node_ref}]",
-                document=c.document,
-                node=node,
-                lines=lines,
-                truncated=truncated,
+                document=ctx.document,
+                node=ctx.node,
+                lines=ctx.lines,
+                truncated=ctx.truncated,
                 quotes=item.quotes,
                 problems=item.problems,
+                verdict=item.verdict,
+                verdict_label=item.verdict_label,
+                state=ctx.state,
+                state_notes=ctx.state_notes,
             )
         )
     return out
-
-
-# --- whole pages ----------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -655,11 +781,23 @@ class AnswerPage:
 
     @property
     def problems(self) -> list[str]:
-        return [
+        out = [
             f"{p.citation.doc_key}:{p.citation.node_ref}: {problem}"
             for p in self.provisions
             for problem in p.problems
         ]
+        validation = self.answer.validation if self.answer is not None else {}
+        out += [f"A quotation with no citation: “{q}”" for q in validation.get("unbound", [])]
+        out += [f"No citation for: {s}" for s in validation.get("uncited", [])]
+        return out
+
+    @property
+    def levels(self) -> list[tuple[str, str, int]]:
+        """(verdict, label, how many citations) for the verdicts this answer has."""
+        counts: dict[str, int] = {}
+        for p in self.provisions:
+            counts[p.verdict] = counts.get(p.verdict, 0) + 1
+        return [(v, VERDICT_LABELS[v], counts[v]) for v in VERDICT_LABELS if counts.get(v)]
 
     @property
     def cited_keys(self) -> set[str]:

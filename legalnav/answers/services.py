@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from legalnav.answers import citations
+from legalnav.answers import citations, snapshots
 from legalnav.answers.models import Answer, Citation, Evidence, Query
 from legalnav.answers.offline import Provision, answer_offline
 from legalnav.core import jobs
@@ -390,31 +390,8 @@ def _save(
                 "rule": "inject pays off only while corpus tokens < payload tokens × input price / cache-read price",
             },
         )
-        nodes = {}
-        for check in validation.checks:
-            doc = by_key.get(check.doc_key)
-            if doc is not None and not check.node_id.startswith("clause:"):
-                nodes.setdefault(
-                    (doc.pk, check.node_id),
-                    Node.objects.filter(document=doc, node_id=check.node_id).first(),
-                )
         Citation.objects.bulk_create(
-            [
-                Citation(
-                    answer=answer,
-                    document=by_key.get(c.doc_key),
-                    node=nodes.get((by_key[c.doc_key].pk, c.node_id))
-                    if c.doc_key in by_key
-                    else None,
-                    doc_key=c.doc_key,
-                    node_ref=c.node_id[:200],
-                    quote=c.quote,
-                    valid=c.ok,
-                    problem=c.problem[:200],
-                    order=i,
-                )
-                for i, c in enumerate(validation.checks)
-            ]
+            snapshots.citation_rows(answer=answer, checks=validation.checks, documents=by_key)
         )
         wanted = {
             (mr.documents[h.doc].pk, mr.retriever.corpus.docs[h.doc].nodes[h.node].node_id)
@@ -442,6 +419,10 @@ def _save(
                     end=h.end,
                     score=h.score,
                     rank=rank,
+                    doc_key=doc.key,
+                    doc_title=doc.title[:300],
+                    node_ref=(node_id or "")[:200],
+                    text=snapshots.evidence_text(doc, h.start, h.end),
                 )
             )
         Evidence.objects.bulk_create(evidence)

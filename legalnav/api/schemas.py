@@ -212,7 +212,7 @@ class MatterPage(Paged):
 
 
 class DocumentRef(BaseModel):
-    id: int
+    id: int | None = Field(description="null: deleted since (an old answer's evidence).")
     key: str = Field(description='The id used in navindex files and citations, e.g. "D12".')
     title: str
 
@@ -336,6 +336,16 @@ class CitationOut(BaseModel):
     quote: str
     valid: bool
     problem: str
+    verdict: Literal["verified", "unquoted", "quote_not_found", "no_such_provision", ""] = Field(
+        default="",
+        description="verified: the quotation is word for word in the provision; unquoted: the "
+        "provision exists, no quotation was given (weaker); quote_not_found; no_such_provision.",
+    )
+    cited_text: str = Field(
+        default="",
+        description="The provision as it was when the answer was checked (never changes).",
+    )
+    cited_sha256: str = ""
 
 
 class EvidenceItem(BaseModel):

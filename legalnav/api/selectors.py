@@ -123,6 +123,8 @@ def matter_detail(*, user: object, matter_id: object) -> schemas.MatterOut:
 
 
 def document_ref(doc: Document) -> schemas.DocumentRef:
+    if doc.pk is None:  # deleted since the answer: the name it had
+        return schemas.DocumentRef(id=None, key=getattr(doc, "snapshot_key", ""), title=doc.title)
     return schemas.DocumentRef(id=doc.pk, key=doc.key, title=doc.title)
 
 
@@ -477,6 +479,9 @@ def _answer_out(query: Query, answer: Answer) -> schemas.AnswerOut:
                 quote=c.quote,
                 valid=c.valid,
                 problem=c.problem,
+                verdict=c.verdict,  # type: ignore[arg-type]
+                cited_text=c.cited_text,
+                cited_sha256=c.cited_sha256,
             )
             for c in citations
         ],

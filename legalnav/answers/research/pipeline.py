@@ -210,7 +210,7 @@ def _marker_part(citation: str, group: int) -> str:
 def _save(
     query: Query, lease: jobs.Lease, run: ResearchRun, m: MatterView, result: Result, started: float
 ) -> None:
-    from legalnav.answers import citations
+    from legalnav.answers import citations, snapshots
 
     checks = list(citations.validate(result.text, node_lookup(m)).checks)
     calls = LLMCall.objects.filter(query_id=query.pk)
@@ -245,22 +245,7 @@ def _save(
             dollars=totals["dollars"] or Decimal(0),
         )
         Citation.objects.bulk_create(
-            [
-                Citation(
-                    answer=answer,
-                    document=by_key.get(c.doc_key),
-                    node=nodes.get((by_key[c.doc_key].pk, c.node_id))
-                    if c.doc_key in by_key
-                    else None,
-                    doc_key=c.doc_key,
-                    node_ref=c.node_id[:200],
-                    quote=c.quote,
-                    valid=c.ok,
-                    problem=c.problem[:200],
-                    order=i,
-                )
-                for i, c in enumerate(checks)
-            ]
+            snapshots.citation_rows(answer=answer, checks=checks, documents=by_key)
             + [
                 # What the validator removed stays on record, flagged.
                 Citation(
@@ -272,6 +257,7 @@ def _save(
                     quote=r["quotes"],
                     valid=False,
                     problem=f"removed: {r['problem']}"[:200],
+                    verdict="no_such_provision" if "no such" in r["problem"] else "quote_not_found",
                     order=len(checks) + j,
                 )
                 for j, r in enumerate(result.removed)
@@ -287,6 +273,10 @@ def _save(
                     end=p.end,
                     score=p.score,
                     rank=rank,
+                    doc_key=m.documents[p.doc].key,
+                    doc_title=m.documents[p.doc].title[:300],
+                    node_ref=(p.node_id(m) or "")[:200],
+                    text=snapshots.evidence_text(m.documents[p.doc], p.start, p.end),
                 )
                 for rank, p in enumerate(result.pieces)
             ]
