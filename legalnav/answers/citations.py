@@ -95,6 +95,22 @@ _BRACKETED_LETTER = re.compile(r"\[([A-Za-z])\]")
 _END_PUNCT = " \t\n.,;:!?'"
 
 
+# Between the two readings of one provision in a checkable text (see checkable_text): no
+# quotation contains it, so none can match across it.
+READINGS_SEPARATOR = " \u241e "
+
+
+def checkable_text(raw: str, clean_parts: list[str]) -> str:
+    """What a quotation from a provision is checked against: the provision as the reader shows
+    it (its clauses' text, page numbers and running headers removed) and as the file has it
+    (the same span, line breaks tidied). An answerer may have been shown either; a quotation
+    must be verbatim in one of them, never across the two."""
+    clean = " ".join(p for p in clean_parts if p).strip()
+    if not clean or normalise(clean) == normalise(raw):
+        return raw
+    return f"{clean}{READINGS_SEPARATOR}{raw}"
+
+
 def normalise(text: str) -> str:
     """Typographic normalisation only: quotation marks and dashes of any style, a word
     hyphenated at a line break, and spacing. Case and words are kept."""
@@ -255,7 +271,9 @@ def _bind(
         before = [i for i, m in enumerate(markers) if s_start <= m.start and m.end <= q.start]
         if before:
             return before[-1]
-        after = [i for i, m in enumerate(markers) if m.start >= q.end and m.end <= max(s_end, q.end)]
+        after = [
+            i for i, m in enumerate(markers) if m.start >= q.end and m.end <= max(s_end, q.end)
+        ]
         if after:
             return after[0]
     # 3. On the same line(s): the next marker, else the one before.
@@ -283,7 +301,9 @@ def _bind(
     return None
 
 
-def _sentence_around(answer: str, line_start: int, line_end: int, at: int) -> tuple[int, int] | None:
+def _sentence_around(
+    answer: str, line_start: int, line_end: int, at: int
+) -> tuple[int, int] | None:
     for s in split_sentences(answer[line_start:line_end]):
         if line_start + s.start <= at < line_start + s.end:
             return line_start + s.start, line_start + s.end
@@ -388,7 +408,11 @@ def extract(answer: str) -> list[tuple[str, str, list[str]]]:
     """(doc_key, node_id, quotations bound to it) for each marker, in the answer's order."""
     parsed = parse(answer)
     return [
-        (m.doc_key, m.node_id, [q.text for q in parsed.bound.get(i, []) if quotation_pieces(q.text)])
+        (
+            m.doc_key,
+            m.node_id,
+            [q.text for q in parsed.bound.get(i, []) if quotation_pieces(q.text)],
+        )
         for i, m in enumerate(parsed.markers)
     ]
 

@@ -528,7 +528,9 @@ class ProvisionContext:
     current_document_id: int | None = None
 
 
-def _from_snapshot(ctx: ProvisionContext, snap: dict[str, Any], patterns: list[re.Pattern[str]]) -> None:
+def _from_snapshot(
+    ctx: ProvisionContext, snap: dict[str, Any], patterns: list[re.Pattern[str]]
+) -> None:
     """Fill the panel from what was cited at answer time (never from the live document)."""
     doc, node = snap.get("document", {}), snap.get("node", {})
     ctx.document = snapshots.SnapDocument(
@@ -553,7 +555,9 @@ def _from_snapshot(ctx: ProvisionContext, snap: dict[str, Any], patterns: list[r
     ]
     ctx.lines = [
         ProvisionLine(
-            snapshots.SnapNode(ln["node_id"], ln.get("ref", ""), ln.get("heading", ""), ln.get("kind", "")),
+            snapshots.SnapNode(
+                ln["node_id"], ln.get("ref", ""), ln.get("heading", ""), ln.get("kind", "")
+            ),
             ln.get("depth", 0),
             highlight(ln.get("text", ""), patterns),
         )

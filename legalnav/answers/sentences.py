@@ -35,7 +35,9 @@ STARTERS = frozenset(
     you they he she there here however accordingly therefore thereafter following during
     """.split()
 )
-_CAN_END = frozenset("inc corp co ltd llc plc cos bros u.s u.s.a u.k e.u n.a l.p l.l.c etc al".split())
+_CAN_END = frozenset(
+    "inc corp co ltd llc plc cos bros u.s u.s.a u.k e.u n.a l.p l.l.c etc al".split()
+)
 _NEXT_WORD = re.compile(r"\s+[(“\"‘']*([A-Za-z]+)")
 _END = re.compile(r"[.?!;:](?:[”\"’')\]]*)")
 _NEXT_STARTS = re.compile(r"\s+(?=[A-Z0-9(“\"‘'\[§])")
@@ -78,9 +80,11 @@ def _is_boundary(text: str, stop: int, after: int) -> bool:
 def _starts_line(text: str, at: int) -> bool:
     before = text[max(0, at - 40) : at]
     stripped = before.rstrip(" \t")
-    return not stripped or stripped.endswith("\n") or re.search(
-        r"(?:Section|Article|Clause|§)\s*$", stripped
-    ) is not None
+    return (
+        not stripped
+        or stripped.endswith("\n")
+        or re.search(r"(?:Section|Article|Clause|§)\s*$", stripped) is not None
+    )
 
 
 def split(text: str) -> list[Sentence]:

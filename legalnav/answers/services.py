@@ -321,21 +321,8 @@ def _lookup(mr: MatterRetriever):  # type: ignore[no-untyped-def]
         doc = by_key.get(doc_key)
         if doc is None:
             return None
-        if node_ref.startswith("clause:"):
-            label = node_ref.split(":", 1)[1]
-            head = label.split("(")[0]
-            node = (
-                Node.objects.filter(document=doc, label=head, kind__in=["section", "article"])
-                .order_by("order")
-                .first()
-            )
-            if node is None:
-                return None
-            return tidy(doc.text[node.start : node.subtree_end])
-        node = Node.objects.filter(document=doc, node_id=node_ref).first()
-        if node is None:
-            return None
-        return tidy(doc.text[node.start : node.subtree_end])
+        node = snapshots.resolve_node(doc, node_ref)
+        return snapshots.provision_text(doc, node) if node is not None else None
 
     return lookup
 

@@ -39,8 +39,18 @@ def resolve_node(document: Document, node_ref: str) -> Node | None:
 
 
 def provision_text(document: Document, node: Node) -> str:
-    """The provision with its sub-clauses as one text: what a quotation is checked against."""
-    return tidy(document.text[node.start : node.subtree_end])
+    """The provision with its sub-clauses: what a quotation from it is checked against (both
+    the reader's text and the file's, see ``citations.checkable_text``)."""
+    from legalnav.answers.citations import checkable_text
+
+    parts = list(
+        Node.objects.filter(
+            document_id=node.document_id, order__gte=node.order, start__lt=node.subtree_end
+        )
+        .order_by("order")
+        .values_list("text", flat=True)
+    )
+    return checkable_text(tidy(document.text[node.start : node.subtree_end]), parts)
 
 
 def _head(text: str, limit: int) -> str:

@@ -265,7 +265,15 @@ def _lookup(docs: list[DocIndex], texts: list[str]):  # type: ignore[no-untyped-
             node = by_id[d].get(node_ref)
         if node is None:
             return None
-        return tidy(texts[d][node.start : max(node.end, node.subtree_end)])
+        index = docs[d].nodes.index(node)
+        within = [
+            i
+            for i, n in enumerate(docs[d].nodes)
+            if n.start >= node.start and n.start < max(node.end, node.subtree_end)
+        ] or [index]
+        parts = [p.text for p in docs[d].passages if p.node in set(within)]
+        raw = tidy(texts[d][node.start : max(node.end, node.subtree_end)])
+        return citations.checkable_text(raw, parts)
 
     return lookup
 

@@ -69,8 +69,14 @@ _ANSWER_FORM = """\
 - Open with the direct answer in one or two sentences, followed by brief reasoning that \
 supports it.
 - Support every fact the answer depends on with a citation in the form [doc_id] Clause X, \
-for example [D3] Clause 2.01. Cite the document and the clause, both.
-- Where the exact wording matters, quote the short decisive phrase verbatim.
+for example [D3] Clause 2.01. Cite the document and the clause, both. Put the citation at the \
+end of the sentence it supports.
+- With every citation give one short quotation, copied character for character from the cited \
+clause, in double quotation marks immediately before the citation: “…the words…” [D3] Clause \
+2.01. A few decisive words are enough; never paraphrase inside quotation marks, never join \
+words from two clauses in one quotation, and mark a gap inside a quotation with "…". Every \
+quotation is checked against the clause it cites, and one that is not found word for word is \
+shown to the reader as a failed citation.
 - Reproduce amounts, currencies, percentages, dates and party names exactly as written.
 - Where instruments conflict, name the one that controls and give the reason.
 - Where you rely on a defined term, name the document that defines it."""
@@ -208,8 +214,8 @@ looked relevant to the question. Answer from this extract alone.
 - The only source is the provisions inside the <provisions> block. Each sits in a <provision> \
 tag that names its doc_id, node_id and clause reference (and, where known, the document's \
 title, kind and date). Here cite each provision as [doc_id:node_id] with the ids from its tag, \
-for example [D3:s2.01], in place of the [doc_id] Clause X form; quotes before a citation must be \
-verbatim from that provision.
+for example [D3:s2.01], in place of the [doc_id] Clause X form; the quotation that goes with \
+each citation (see Form of the answer) must be verbatim from that provision.
 - Rely on nothing outside the extract: no general legal knowledge, no assumptions about what \
 agreements of this kind usually say.
 {_PRECEDENCE}

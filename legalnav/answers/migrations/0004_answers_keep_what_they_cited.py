@@ -16,62 +16,66 @@ def backfill_verdicts(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('answers', '0003_job_lease'),
-        ('documents', '0005_job_lease'),
+        ("answers", "0003_job_lease"),
+        ("documents", "0005_job_lease"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='citation',
-            name='cited_sha256',
+            model_name="citation",
+            name="cited_sha256",
             field=models.CharField(blank=True, max_length=64),
         ),
         migrations.AddField(
-            model_name='citation',
-            name='cited_text',
+            model_name="citation",
+            name="cited_text",
             field=models.TextField(blank=True),
         ),
         migrations.AddField(
-            model_name='citation',
-            name='marker_start',
+            model_name="citation",
+            name="marker_start",
             field=models.IntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='citation',
-            name='snapshot',
+            model_name="citation",
+            name="snapshot",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='citation',
-            name='verdict',
+            model_name="citation",
+            name="verdict",
             field=models.CharField(blank=True, max_length=20),
         ),
         migrations.AddField(
-            model_name='evidence',
-            name='doc_key',
+            model_name="evidence",
+            name="doc_key",
             field=models.CharField(blank=True, max_length=20),
         ),
         migrations.AddField(
-            model_name='evidence',
-            name='doc_title',
+            model_name="evidence",
+            name="doc_title",
             field=models.CharField(blank=True, max_length=300),
         ),
         migrations.AddField(
-            model_name='evidence',
-            name='node_ref',
+            model_name="evidence",
+            name="node_ref",
             field=models.CharField(blank=True, max_length=200),
         ),
         migrations.AddField(
-            model_name='evidence',
-            name='text',
+            model_name="evidence",
+            name="text",
             field=models.TextField(blank=True),
         ),
         migrations.AlterField(
-            model_name='evidence',
-            name='document',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to='documents.document'),
+            model_name="evidence",
+            name="document",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                to="documents.document",
+            ),
         ),
         migrations.RunPython(backfill_verdicts, migrations.RunPython.noop),
     ]

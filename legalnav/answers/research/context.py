@@ -18,7 +18,6 @@ from legalnav.answers.research.search import JudgmentSearch, PassageHit
 from legalnav.answers.research.stance import NEUTRAL, CardFacts, Stance
 from legalnav.answers.research.validate import clean_answer
 from legalnav.documents.models import CaseCard, Document, Node
-from legalnav.documents.parsing.layout import tidy
 from legalnav.llm.models import LLMCall
 from legalnav.retrieval.services import MatterRetriever, matter_retriever
 
@@ -352,7 +351,9 @@ def node_lookup(m: MatterView):  # type: ignore[no-untyped-def]
             else:
                 node = Node.objects.filter(document=doc, node_id=node_ref).first()
             if node is not None:
-                found = tidy(doc.text[node.start : node.subtree_end])
+                from legalnav.answers.snapshots import provision_text
+
+                found = provision_text(doc, node)
         cache[(doc_key, node_ref)] = found
         return found
 

@@ -1,0 +1,153 @@
+"""The citation checker (legalnav.answers.citations) and the sentence splitter it and the
+offline answerer use: every quotation style and position, typographic normalisation and
+nothing more, the verdicts, and the adversarial corpus of answers built from real provisions."""
+
+from __future__ import annotations
+
+import pytest
+
+from legalnav.answers.citations import extract, quote_in, validate
+from legalnav.answers.sentences import sentences
+
+NY = (
+    "This Agreement shall be governed by the laws of the State of New York, without regard to "
+    "its conflict of laws principles."
+)
+FORUM = "Each party submits to the exclusive jurisdiction of the courts of New York County."
+PROVISIONS = {("D1", "s9"): NY, ("D1", "s10"): FORUM}
+
+
+def lookup(doc: str, node: str) -> str | None:
+    return PROVISIONS.get((doc, node))
+
+
+def verdicts(answer: str) -> list[tuple[str, str]]:
+    return [(c.node_id, c.verdict) for c in validate(answer, lookup).checks]
+
+
+# The ten invented quotations tried by hand against the old checker; five passed as verified.
+INVENTED = {
+    "after the marker": "[D1:s9] provides that “the laws of Delaware apply”.",
+    "single quotes": "The clause reads 'the laws of Delaware apply' [D1:s9].",
+    "guillemets": "The clause reads «the laws of Delaware apply» [D1:s9].",
+    "on the line before": "The governing law clause says “the laws of Delaware apply”\n[D1:s9]",
+    "block quote": "Section 9 provides:\n> The laws of Delaware apply.\n[D1:s9]",
+    "straight before": 'It reads "the laws of Delaware apply" [D1:s9].',
+    "curly before": "It reads “the laws of Delaware apply” [D1:s9].",
+    "German quotes": "It reads „the laws of Delaware apply“ [D1:s9].",
+    "block quote with marks": "> “The laws of Delaware apply.” [D1:s9]",
+    "across a line break": "It reads “the laws of\nDelaware apply” [D1:s9].",
+}
+
+
+@pytest.mark.parametrize("answer", INVENTED.values(), ids=INVENTED.keys())
+def test_an_invented_quotation_is_caught_in_every_style_and_position(answer):
+    assert verdicts(answer) == [("s9", "quote_not_found")]
+    assert not validate(answer, lookup).ok
+
+
+GENUINE = {
+    "curly before": "“This Agreement shall be governed by the laws of the State of New York” [D1:s9].",
+    "after, bracketed capital": "[D1:s9] provides that “[t]his Agreement shall be governed by the laws of the State of New York.”",
+    "lower-cased first letter": "The clause says “this Agreement shall be governed by the laws” [D1:s9].",
+    "ellipsis as a gap": "“governed by the laws of the State of New York … conflict of laws principles” [D1:s9]",
+    "apostrophes around": "The parties' choice: 'governed by the laws of the State of New York' [D1:s9], the Buyer's forum.",
+    "hyphenated at a line break": "“the State of New York, without regard to its con-\nflict of laws principles” [D1:s9]",
+    "dash and spacing": "“New   York,  without regard” [D1:s9]",
+    "block quote then marker": "Section 9 provides:\n> This Agreement shall be governed by the laws of the State of New York\n— [D1:s9]",
+}
+
+
+@pytest.mark.parametrize("answer", GENUINE.values(), ids=GENUINE.keys())
+def test_a_genuine_quotation_is_verified_in_every_style(answer):
+    result = validate(answer, lookup)
+    assert [(c.node_id, c.verdict) for c in result.checks] == [("s9", "verified")]
+    assert result.ok and not result.uncited
+
+
+def test_only_typography_is_normalised_never_words_case_or_order():
+    assert quote_in("THIS AGREEMENT SHALL BE GOVERNED", NY) is False  # case is not typographic
+    assert quote_in("governed by the law of the State", NY) is False  # one letter
+    assert quote_in("conflict of laws principles … governed by", NY) is False  # order
+    assert quote_in("the State of New York … the laws", NY) is False
+    assert quote_in("State of New York, without regard", NY) is True
+    assert quote_in("…", NY) is None  # nothing to check
+
+
+def test_each_quotation_binds_to_the_marker_it_supports():
+    answer = (
+        "Section 9 [D1:s9] provides “the laws of the State of New York” govern, while "
+        "Section 10 [D1:s10] gives “exclusive jurisdiction”."
+    )
+    assert verdicts(answer) == [("s9", "verified"), ("s10", "verified")]
+    # The same quotations swapped between the two markers are both caught.
+    swapped = "“exclusive jurisdiction” [D1:s9] and “the laws of the State of New York” [D1:s10]."
+    assert verdicts(swapped) == [("s9", "quote_not_found"), ("s10", "quote_not_found")]
+    # Two quotations before one marker both belong to it.
+    both = "“governed by the laws” and “exclusive jurisdiction” [D1:s9]."
+    assert verdicts(both) == [("s9", "verified"), ("s9", "quote_not_found")]
+    assert extract(both) == [("D1", "s9", ["governed by the laws", "exclusive jurisdiction"])]
+
+
+def test_the_other_verdicts():
+    assert verdicts("Delaware law governs [D1:s9].") == [("s9", "unquoted")]
+    assert verdicts("“anything at all” [D1:s99]") == [("s99", "no_such_provision")]
+    assert verdicts("“anything at all” [D7:s9]") == [("s9", "no_such_provision")]
+    unbound = validate("It says “the laws of Delaware apply”.", lookup)
+    assert unbound.checks == [] and unbound.unbound == ["the laws of Delaware apply"]
+    assert not unbound.ok
+    uncited = validate("New York law governs [D1:s9].\nThe cap is 15% of the fees.", lookup)
+    assert uncited.uncited == ["The cap is 15% of the fees."] and not uncited.ok
+    assert uncited.levels()["unquoted"] == 1 and uncited.levels()["uncited"] == 1
+
+
+def test_sentences_know_abbreviations_initials_and_clause_numbers():
+    text = (
+        "The Seller is Acme Inc., a corporation of the U.S. State of Delaware, and Beta Corp. "
+        "The term is 5 years, e.g. until 2030, i.e. five renewals. See Sec. 4 and No. 7. "
+        "John A. Smith signed. Section 2.01. Term. The parties agree."
+    )
+    assert sentences(text) == [
+        "The Seller is Acme Inc., a corporation of the U.S. State of Delaware, and Beta Corp.",
+        "The term is 5 years, e.g. until 2030, i.e. five renewals.",
+        "See Sec. 4 and No. 7.",
+        "John A. Smith signed.",
+        "Section 2.01. Term.",
+        "The parties agree.",
+    ]
+    assert sentences("1. Definitions. In this Agreement: (a) terms apply.") == [
+        "1. Definitions.",
+        "In this Agreement:",
+        "(a) terms apply.",
+    ]
+    assert sentences("It is governed by the laws of the U.S. This is final.") == [
+        "It is governed by the laws of the U.S.",
+        "This is final.",
+    ]
+
+
+def test_the_adversarial_corpus_every_tampered_citation_caught_no_genuine_one_flagged():
+    from legalnav.evaluation import citation_corpus
+
+    cases = citation_corpus.load()
+    report = citation_corpus.run(cases)
+    summary = report.summary()
+    wrong = [
+        (o.case["id"], o.case["tamper"], o.got, o.expected)
+        for o in report.outcomes
+        if not o.as_expected
+    ]
+    assert wrong == []
+    assert summary["cases"] >= 150
+    assert summary["tampered"] >= 75 and summary["genuine"] >= 75
+    assert summary["tampered_caught"] == summary["tampered"]
+    assert summary["genuine_flagged"] == 0
+    # Built from real provisions of the demo and of CUAD contracts, in every style.
+    refs = {ref.split(":")[0] for c in cases for ref in c["sources"].values()}
+    assert refs == {"demo", "cuad"}
+    for style in ("single-before", "guillemet-before", "curly-after", "block", "line-before",
+                  "across-line-break", "ellipsis", "hyphen-line-break"):  # fmt: skip
+        assert style in summary["styles"]
+    assert set(summary["by_kind"]) >= {
+        "genuine", "word-changed", "moved", "invented-id", "other-matter", "spliced",
+    }  # fmt: skip
