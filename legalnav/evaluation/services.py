@@ -440,8 +440,17 @@ def _answer_summary(rows: list[EvaluationItem]) -> dict[str, Any]:
     cited = [r for r in scored if r.scores.get("citations_ok") is not None]
     contains = [r for r in scored if r.scores.get("contains_all") is not None]
     claims = [r for r in scored if r.scores.get("claims_none") is not None]
+    levels: dict[str, int] = {}
+    for r in scored:
+        for verdict, count in ((r.citations or {}).get("levels") or {}).items():
+            levels[verdict] = levels.get(verdict, 0) + count
     return {
         "n": len(scored),
+        # Every citation the answers made, by verdict; "failing" must be 0 for the offline
+        # answerer (it quotes only what it was given).
+        "citation_levels": levels,
+        "citations_produced": sum(v for k, v in levels.items() if k != "uncited"),
+        "citations_failing": levels.get("quote_not_found", 0) + levels.get("no_such_provision", 0),
         "in_scope": {
             "n": len(inside),
             "key_fact_score": _mean(f["score"] for f in facts),

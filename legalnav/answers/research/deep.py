@@ -407,7 +407,7 @@ def _select(
                     p.stance = Stance(
                         p.stance.bucket,
                         p.stance.source,
-                        f"{p.stance.reason}; the passage treats a decision it cites as ‘{t.cue}’",
+                        f"{p.stance.reason}; the passage's treatment of a decision it cites: {t.cue}",
                         p.stance.quote,
                     )
             pieces.extend(chosen)

@@ -161,7 +161,8 @@ class Filters:
         if self.criminal is not None:
             out.append("criminal" if self.criminal else "civil")
         if self.phrase:
-            out.append("mentions ‘" + (self.phrase_text or " ".join(self.phrase)) + "’")
+            # No quotation marks: a label, not a quotation (every quotation is checked).
+            out.append("mentions the words " + (self.phrase_text or " ".join(self.phrase)))
         return out
 
     @property

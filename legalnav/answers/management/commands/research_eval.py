@@ -6,7 +6,9 @@
 - stance: the offline classifier on LegalBench's overruling sentences and on the silver UK
   treatment sentences, plus the hand-checked sample of those (how noisy the silver labels are);
 - routing: the offline router (and, with --claude, Claude) on the gold routing files;
-- latency: a simple and a deep question, offline, on a research matter (cold, then warm).
+- latency: a simple and a deep question, offline, on a research matter (cold, then warm);
+- citations: every AILA dev query answered offline on a research matter (--matter): the
+  citations produced, their verdicts, and how many the validator had to remove (target 0).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ class Command(BaseCommand):
     help = "Measure precedent research (retrieval, stance, routing, latency)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("what", choices=["aila", "stance", "routing", "latency"])
+        parser.add_argument("what", choices=["aila", "stance", "routing", "latency", "citations"])
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--data", default=str(DATA), help="The shared data folder.")
         parser.add_argument(
@@ -137,9 +139,7 @@ class Command(BaseCommand):
             }
         return out
 
-    def _latency(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
-        from legalnav.answers.models import Query
-        from legalnav.answers.services import query_answer, query_create
+    def _research_matter(self, opts: dict[str, object]):  # type: ignore[no-untyped-def]
         from legalnav.matters.models import Matter
 
         ref = str(opts["matter"])
@@ -150,6 +150,50 @@ class Command(BaseCommand):
         )
         if matter is None or matter.kind != Matter.Kind.RESEARCH:
             raise CommandError("--matter must name a research matter.")
+        return matter
+
+    def _citations(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
+        from legalnav.answers.models import Citation
+        from legalnav.answers.services import query_answer, query_create
+
+        matter = self._research_matter(opts)
+        lines = (data / "judgments" / "aila2019" / "queries_dev.txt").read_text("utf-8")
+        queries = [ln.split("||", 1) for ln in lines.splitlines() if "||" in ln]
+        levels: dict[str, int] = {}
+        answered = removed = uncited = 0
+        for _qid, text in queries:
+            query = query_create(
+                matter=matter, user=None, question=text.strip()[:4000], enqueue=False
+            )
+            done = query_answer(query_id=query.pk)
+            if done is None or done.status != "answered":
+                continue
+            answered += 1
+            for c in Citation.objects.filter(answer__query=done):
+                if c.problem.startswith("removed:"):
+                    removed += 1
+                else:
+                    levels[c.verdict] = levels.get(c.verdict, 0) + 1
+            validation = done.answer.validation
+            uncited += len(validation.get("uncited", [])) + len(validation.get("unbound", []))
+        produced = sum(levels.values()) + removed
+        failing = levels.get("quote_not_found", 0) + levels.get("no_such_provision", 0)
+        return {
+            "matter": matter.name,
+            "queries": len(queries),
+            "answered": answered,
+            "citations_produced": produced,
+            "levels": levels,
+            "failing_after_validation": failing,
+            "removed_by_validator": removed,
+            "uncited_statements": uncited,
+        }
+
+    def _latency(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
+        from legalnav.answers.models import Query
+        from legalnav.answers.services import query_answer, query_create
+
+        matter = self._research_matter(opts)
         if settings.ANTHROPIC_API_KEY:
             raise CommandError("latency is measured offline: unset ANTHROPIC_API_KEY.")
         out: dict[str, object] = {"matter": matter.name, "judgments": matter.documents.count()}
