@@ -62,8 +62,9 @@ def main() -> None:
     answered = []
     for q in questions:
         query = query_answer(
-            query_id=query_create(matter=matter, user=member.user, question=q, mode="navembed",
-                                  enqueue=False).pk  # fmt: skip
+            query_id=query_create(
+                matter=matter, user=member.user, question=q, mode="navembed", enqueue=False
+            ).pk  # fmt: skip
         )
         if query is not None and query.status == "answered":
             answered.append(query)

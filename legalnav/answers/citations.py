@@ -28,7 +28,7 @@ reported as ``uncited``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from legalnav.answers.sentences import split as split_sentences
@@ -283,22 +283,31 @@ def _bind(
     before = [i for i, m in enumerate(markers) if line_start <= m.start and m.end <= q.start]
     if before:
         return before[-1]
-    # 4. The next non-empty line (an attribution under a block quote), then the line before.
+    # 4. The next non-empty line when it only attributes ("[D1:s9]", "— [D1:s9]"), or any next
+    # line under a block quote; then the line before, when it introduces the quotation
+    # ("Section 9 [D1:s9] provides:").
+    block = q.style == "block" or _BLOCK_LINE.match(answer[line_start:line_end]) is not None
     for j in range(last_line + 1, len(spans)):
         a, b = spans[j]
         if answer[a:b].strip():
             on_line = [i for i, m in enumerate(markers) if a <= m.start <= b]
-            if on_line:
+            if on_line and (block or _attribution(answer[a:b])):
                 return on_line[0]
             break
     for j in range(first_line - 1, -1, -1):
         a, b = spans[j]
         if answer[a:b].strip():
             on_line = [i for i, m in enumerate(markers) if a <= m.start <= b]
-            if on_line:
+            if on_line and (block or answer[a:b].rstrip().endswith(":")):
                 return on_line[-1]
             break
     return None
+
+
+def _attribution(line: str) -> bool:
+    """A line that does nothing but name a source: "[D1:s9]", "— [D1:s9]", "(Source: [D1:s9])"."""
+    rest = re.sub(r"[\s\W_]+", " ", MARKER.sub(" ", line)).strip().lower()
+    return len(rest) <= 12
 
 
 def _sentence_around(
@@ -417,12 +426,23 @@ def extract(answer: str) -> list[tuple[str, str, list[str]]]:
     ]
 
 
-def validate(answer: str, lookup: Callable[[str, str], str | None]) -> Validation:
+def validate(
+    answer: str, lookup: Callable[[str, str], str | None], *, known: Sequence[str] = ()
+) -> Validation:
     """``lookup(doc_key, node_id)`` returns the node's text, or None when it does not exist; a
-    node id of the form "clause:2.01" asks the lookup to resolve a printed clause reference."""
+    node id of the form "clause:2.01" asks the lookup to resolve a printed clause reference.
+    ``known`` are texts the answer may repeat without a citation: the user's own question (an
+    answer that restates it states nothing from the documents)."""
     parsed = parse(answer)
+    echoed = [normalise(k) for k in known if k]
+
+    def said_by_user(text: str) -> bool:
+        pieces = quotation_pieces(text)
+        return bool(pieces) and any(all(p in k for p in pieces) for k in echoed)
+
     result = Validation(
-        uncited=parsed.uncited, unbound=[_WS.sub(" ", q.text).strip() for q in parsed.unbound]
+        uncited=[s for s in parsed.uncited if not said_by_user(s)],
+        unbound=[_WS.sub(" ", q.text).strip() for q in parsed.unbound if not said_by_user(q.text)],
     )
     texts: dict[tuple[str, str], str | None] = {}
     for i, m in enumerate(parsed.markers):

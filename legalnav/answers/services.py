@@ -185,7 +185,7 @@ def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
         lease.fail(str(exc), "llm")
         return
     lease.check()
-    validation = citations.validate(text, _lookup(mr))
+    validation = citations.validate(text, _lookup(mr), known=[query.question])
     _save(
         query,
         lease,

@@ -151,3 +151,17 @@ def test_the_adversarial_corpus_every_tampered_citation_caught_no_genuine_one_fl
     assert set(summary["by_kind"]) >= {
         "genuine", "word-changed", "moved", "invented-id", "other-matter", "spliced",
     }  # fmt: skip
+
+
+def test_the_users_own_words_echoed_in_an_answer_are_no_uncited_claim():
+    question = "My client paid “a fee of $5,000” on 3 May 2019. Was that due under the agreement?"
+    answer = (
+        "Proposition: My client paid “a fee of $5,000” on 3 May 2019.\n"
+        "New York law governs [D1:s9]."
+    )
+    result = validate(answer, lookup, known=[question])
+    assert result.ok and not result.uncited and not result.unbound
+    # Without the question, the same line quotes the documents with no citation.
+    bare = validate(answer, lookup)
+    assert bare.unbound == ["a fee of $5,000"] and not bare.ok
+    assert validate("I paid on 3 May 2019.\nNew York law governs [D1:s9].", lookup).uncited

@@ -327,9 +327,11 @@ def search_mode(m: MatterView) -> str:
     return "hybrid" if m.search.corpus.embedder is not None else "bm25"
 
 
-def validate_result(m: MatterView, result: Result) -> None:
+def validate_result(m: MatterView, result: Result, *, question: str = "") -> None:
     lookup = node_lookup(m)
-    cleaned = clean_answer(result.text, lookup, sources=[p.text for p in result.pieces])
+    cleaned = clean_answer(
+        result.text, lookup, sources=[p.text for p in result.pieces], known=[question]
+    )
     result.text = cleaned.text
     result.removed = cleaned.removed
     result.validation = cleaned.report()

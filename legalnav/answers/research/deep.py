@@ -251,7 +251,7 @@ def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provide
     # 8. validate
     result = Result(text, answerer, "brief", pieces, context, plan.proposition, plan.side.role)
     with trace.step("validate", citations=len(re.findall(r"\[D\d+:", text))) as rec:
-        validate_result(m, result)
+        validate_result(m, result, question=query.question)
         rec.outputs = {"removed": result.removed, "validation": result.validation}
     return result
 

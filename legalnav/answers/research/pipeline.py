@@ -212,7 +212,7 @@ def _save(
 ) -> None:
     from legalnav.answers import citations, snapshots
 
-    checks = list(citations.validate(result.text, node_lookup(m)).checks)
+    checks = list(citations.validate(result.text, node_lookup(m), known=[query.question]).checks)
     calls = LLMCall.objects.filter(query_id=query.pk)
     totals = calls.aggregate(
         dollars=Sum("dollars"),
@@ -238,7 +238,7 @@ def _save(
             text=result.text,
             answerer=result.answerer,
             validation=result.validation
-            or citations.validate(result.text, node_lookup(m)).as_dict(),
+            or citations.validate(result.text, node_lookup(m), known=[query.question]).as_dict(),
             payload_chars=sum(p.end - p.start for p in result.pieces),
             context_tokens=count_tokens(result.context_text) if result.context_text else 0,
             token_footprint=footprint,

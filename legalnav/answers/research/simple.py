@@ -66,7 +66,7 @@ def answer_simple(trace: Trace, query: Query, m: MatterView, provider: Any) -> R
     if result is None:
         result = _retrieve_and_answer(trace, query, m, provider)
     with trace.step("validate", citations=len(re.findall(r"\[D\d+:", result.text))) as rec:
-        validate_result(m, result)
+        validate_result(m, result, question=query.question)
         rec.outputs = {"removed": result.removed, "validation": result.validation}
     return result
 

@@ -42,13 +42,17 @@ def _verbatim(quote: str, haystack: str) -> bool:
     return bool(pieces) and all(p in haystack for p in pieces)
 
 
-def clean_answer(text: str, lookup: Lookup, *, sources: Sequence[str] = ()) -> Cleaned:
+def clean_answer(
+    text: str, lookup: Lookup, *, sources: Sequence[str] = (), known: Sequence[str] = ()
+) -> Cleaned:
     """Remove invented citations and non-verbatim quotations; report each removal.
 
     ``lookup(doc_key, node_id)`` gives a paragraph's text or None; ``sources`` are the passages
     the answer was written from (for quotations that carry no citation)."""
     removed: list[dict[str, str]] = []
-    haystack_sources = [citations.normalise(s) for s in sources]
+    # The user's own words (the question, echoed as the proposition) are no claim about the
+    # judgments: a quotation from them is kept, and checked against nothing.
+    haystack_sources = [citations.normalise(s) for s in (*sources, *known) if s]
     out_lines = []
     for para in text.split("\n"):
         consumed = 0
@@ -108,4 +112,4 @@ def clean_answer(text: str, lookup: Lookup, *, sources: Sequence[str] = ()) -> C
         line = "".join(pieces)
         out_lines.append(re.sub(r"[ \t]{2,}", " ", line).rstrip())
     cleaned = "\n".join(out_lines).strip()
-    return Cleaned(cleaned, removed, citations.validate(cleaned, lookup))
+    return Cleaned(cleaned, removed, citations.validate(cleaned, lookup, known=known))
