@@ -617,22 +617,6 @@ def provision_lines(
     return lines, truncated
 
 
-def _head(text: str, limit: int) -> str:
-    """The start of ``text``, cut at a word boundary."""
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;") + " …"
-
-
-def _tail(text: str, limit: int) -> str:
-    """The end of ``text``, cut at a word boundary."""
-    if len(text) <= limit:
-        return text
-    cut = text[-limit:]
-    return "… " + (cut.split(" ", 1)[1] if " " in cut else cut)
-
-
 def provision_context(*, query: Query, citation: Citation) -> ProvisionContext:
     """The cited provision verbatim as it was when the answer was checked (its heading trail,
     the text just before and after it), every phrase the answer quoted from it highlighted, the
@@ -692,9 +676,9 @@ def provision_context(*, query: Query, citation: Citation) -> ProvisionContext:
         .first()
     )
     if before is not None:
-        ctx.before = _tail(before.text, CONTEXT_CHARS)
+        ctx.before = snapshots.tail(before.text, CONTEXT_CHARS)
     if after is not None:
-        ctx.after = _head(after.text, CONTEXT_CHARS)
+        ctx.after = snapshots.head(after.text, CONTEXT_CHARS)
     return ctx
 
 

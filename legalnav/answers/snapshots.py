@@ -53,14 +53,14 @@ def provision_text(document: Document, node: Node) -> str:
     return checkable_text(tidy(document.text[node.start : node.subtree_end]), parts)
 
 
-def _head(text: str, limit: int) -> str:
+def head(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     cut = text[:limit]
     return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;") + " …"
 
 
-def _tail(text: str, limit: int) -> str:
+def tail(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     cut = text[-limit:]
@@ -135,8 +135,8 @@ def build(document: Document, node: Node, cited_text: str) -> dict[str, Any]:
             {"node_id": a.node_id, "ref": a.ref, "heading": a.heading, "kind": a.kind}
             for a in ancestors
         ],
-        "before": _tail(before.text, CONTEXT_CHARS) if before is not None else "",
-        "after": _head(after.text, CONTEXT_CHARS) if after is not None else "",
+        "before": tail(before.text, CONTEXT_CHARS) if before is not None else "",
+        "after": head(after.text, CONTEXT_CHARS) if after is not None else "",
     }
 
 

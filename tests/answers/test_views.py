@@ -524,9 +524,11 @@ def test_each_marker_is_flagged_by_its_own_quotes():
 
 def test_panel_context_is_cut_at_word_boundaries():
     text = "alpha beta gamma delta epsilon"
-    assert selectors._head(text, 13) == "alpha beta …"
-    assert selectors._tail(text, 15) == "… delta epsilon"
-    assert selectors._head(text, 100) == text == selectors._tail(text, 100)
+    from legalnav.answers import snapshots
+
+    assert snapshots.head(text, 13) == "alpha beta …"
+    assert snapshots.tail(text, 15) == "… delta epsilon"
+    assert snapshots.head(text, 100) == text == snapshots.tail(text, 100)
 
 
 # --- history and compare ---------------------------------------------------------------------

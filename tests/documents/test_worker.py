@@ -17,23 +17,13 @@ import pytest
 import redis
 from celery import Celery
 from django.conf import settings
-from django.db import connection
 
 from legalnav.documents.models import Document, Node
 from legalnav.documents.services import document_add
 from tests.conftest import REPO, demo_bytes
+from tests.procs import database_url
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-
-
-def database_url() -> str:
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    if connection.vendor == "postgresql":
-        auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
-        return f"postgres://{auth}@{s['HOST'] or 'localhost'}:{s['PORT'] or 5432}/{s['NAME']}"
-    raise AssertionError(f"no worker test for {connection.vendor}")
 
 
 @pytest.fixture

@@ -17,13 +17,13 @@ from typing import Any, TypeVar
 import pytest
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection
 
 from legalnav.api.tokens import api_token_create
 from legalnav.documents.models import Document
 from legalnav.matters.models import Matter, Membership
 from tests.api.conftest import add_indexed
 from tests.conftest import MatterFactory, MembershipFactory
+from tests.procs import database_url
 
 T = TypeVar("T")
 
@@ -88,16 +88,6 @@ def run(coro_fn: Callable[[], Awaitable[T]]) -> T:
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(lambda: asyncio.run(coro_fn())).result()
-
-
-def database_url() -> str:
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    if connection.vendor == "postgresql":
-        auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
-        return f"postgres://{auth}@{s['HOST'] or 'localhost'}:{s['PORT'] or 5432}/{s['NAME']}"
-    raise AssertionError(f"no subprocess test for {connection.vendor}")
 
 
 def server_env(**extra: str) -> dict[str, str]:
