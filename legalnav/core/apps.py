@@ -24,6 +24,6 @@ def _start_local_runner(sender: Any, **kwargs: Any) -> None:
 
     if settings.TASK_RUNNER != "thread":
         return
-    from legalnav.core.jobs import local_runner
+    from legalnav.core.runner import local_runner
 
     local_runner().start()

@@ -22,16 +22,16 @@ The rules, in the order they matter (healthchecks' ``sendalerts.py`` claims flip
   a page that polls a stale row sweeps it at once.
 
 How work reaches a runner depends on ``settings.TASK_RUNNER``: ``celery`` (a broker is
-configured), ``thread`` (the embedded default: one ordered queue per kind of job, served by a
-daemon thread in the web process, so that many questions at once are answered one after another
-instead of fighting over the SQLite file) or ``inline`` (run in the caller: commands and tests).
+configured), ``thread`` (the embedded default, ``legalnav.core.runner``: one ordered queue per
+kind of job, served by a daemon thread in the web process, so that many questions at once are
+answered one after another instead of fighting over the SQLite file) or ``inline`` (run in the
+caller: commands and tests).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import queue
 import random
 import socket
 import threading
@@ -46,7 +46,7 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
-from django.db import OperationalError, close_old_connections, connection, connections, transaction
+from django.db import OperationalError, connection, connections, transaction
 from django.db.models import F, Model, Q
 from django.utils import timezone
 
@@ -435,7 +435,9 @@ def is_stale(spec: JobSpec, row: Any, *, now: datetime | None = None) -> bool:
     if row.status == spec.running:
         return row.lease_expires_at is None or row.lease_expires_at < now
     if row.status == spec.queued:
-        if _RUNNER is not None and row.pk in _RUNNER.pending(spec.kind):
+        from legalnav.core import runner
+
+        if runner.waiting_here(spec.kind, row.pk):
             return False  # waiting its turn in this process's queue
         return row.updated_at < now - timedelta(seconds=settings.JOB_QUEUED_STALE_SECONDS)
     return False
@@ -644,6 +646,8 @@ def _send(spec: JobSpec, pk: int) -> None:
                 time.sleep(_backoff(attempt))
         return
     if runner == "thread":
+        from legalnav.core.runner import local_runner
+
         local_runner().put(spec.kind, pk)
         return
     _send_celery(spec, pk)
@@ -682,178 +686,13 @@ def _backoff(attempt: int) -> float:
     return min(30.0, base * (2**attempt)) * (0.5 + random.random())
 
 
-# --- the embedded default's runner -------------------------------------------------------------
-
-
-class LocalRunner:
-    """One ordered queue per kind of job, each served by a daemon thread, plus a sweeper thread.
-
-    This is what answers questions and indexes documents on the embedded default (no broker):
-    work leaves the request at once (the page polls), jobs of a kind run one after another so
-    SQLite sees one writer per kind, and indexing a long document never holds questions up.
-
-    A thread cannot be killed, so the time limits work differently from Celery's: a job still
-    running past its soft limit is failed with the time-limit reason (its late writes are
-    refused, as it no longer holds the lease) and a fresh thread takes over its queue, so one
-    pathological file cannot hold up the documents behind it."""
-
-    def __init__(self) -> None:
-        self._queues: dict[str, queue.Queue[tuple[int, str, int]]] = {}
-        self._threads: list[threading.Thread] = []
-        self._lock = threading.Lock()
-        self._pending: dict[str, set[int]] = {kind: set() for kind in SPECS}
-        self._started = False
-        self._stop = threading.Event()
-        self._generation: dict[str, int] = {kind: 0 for kind in SPECS}
-        # kind -> (job id, owner, started at (monotonic), generation of the thread running it)
-        self._current: dict[str, tuple[int, str, float, int]] = {}
-
-    def start(self) -> None:
-        with self._lock:
-            if self._started:
-                return
-            self._started = True
-            for kind in SPECS:
-                self._queues[kind] = queue.Queue()
-                self._spawn(kind)
-            sweeper = threading.Thread(target=self._sweep_loop, name="jobs-sweeper", daemon=True)
-            sweeper.start()
-            self._threads.append(sweeper)
-
-    def put(self, kind: str, pk: int, *, owner: str = "", attempt: int = 0) -> None:
-        self.start()
-        with self._lock:
-            if not owner and pk in self._pending[kind]:
-                return  # already waiting in this process's queue
-            self._pending[kind].add(pk)
-        self._queues[kind].put((pk, owner or new_owner("thread"), attempt))
-
-    def pending(self, kind: str) -> set[int]:
-        with self._lock:
-            return set(self._pending[kind])
-
-    def idle(self) -> bool:
-        with self._lock:
-            return not any(self._pending.values())
-
-    def _spawn(self, kind: str) -> None:
-        generation = self._generation[kind]
-        t = threading.Thread(
-            target=self._serve,
-            args=(kind, self._queues[kind], generation),
-            name=f"jobs-{kind}-{generation}",
-            daemon=True,
-        )
-        t.start()
-        self._threads.append(t)
-
-    def _serve(self, kind: str, q: queue.Queue[tuple[int, str, int]], generation: int) -> None:
-        while not self._stop.is_set():
-            if self._generation[kind] != generation:
-                return  # replaced after a job ran past its time limit; the new thread serves
-            pk, owner, attempt = q.get()
-            with self._lock:
-                self._current[kind] = (pk, owner, time.monotonic(), generation)
-            try:
-                close_old_connections()
-                run_job(kind, pk, owner=owner, retry_transient=True)
-            except TRANSIENT:
-                delay = _backoff(attempt)
-                logger.info("%s %s: transient error, retrying in %.1f s", kind, pk, delay)
-                timer = threading.Timer(delay, self._requeue, args=(kind, pk, owner, attempt + 1))
-                timer.daemon = True
-                timer.start()
-                continue
-            except Exception:  # run_job already marked the row; never let the thread die
-                logger.exception("%s %s: the runner caught an error", kind, pk)
-            finally:
-                connections.close_all()
-                q.task_done()
-                with self._lock:
-                    if self._current.get(kind, (0, "", 0, -1))[3] == generation:
-                        self._current.pop(kind, None)
-            with self._lock:
-                self._pending[kind].discard(pk)
-
-    def enforce_time_limits(self) -> list[tuple[str, int]]:
-        """Fail the jobs running past their soft time limit and give their queues a fresh
-        thread. Returns the (kind, id) of each job so ended."""
-        ended = []
-        now = time.monotonic()
-        for kind, (pk, owner, started, generation) in list(self._current.items()):
-            if now - started <= time_limits(kind)["soft_time_limit"]:
-                continue
-            spec = SPECS[kind]
-            code, message = _readable(spec, _TimeLimit())
-            _fail_if_held(spec, pk, owner, code, message)
-            with self._lock:
-                if self._current.get(kind, (0, "", 0, -1))[3] != generation:
-                    continue
-                self._current.pop(kind, None)
-                self._pending[kind].discard(pk)
-                self._generation[kind] += 1
-            logger.warning("%s %s ran past its time limit: failed, queue handed on", kind, pk)
-            self._spawn(kind)
-            ended.append((kind, pk))
-        return ended
-
-    def _requeue(self, kind: str, pk: int, owner: str, attempt: int) -> None:
-        self._queues[kind].put((pk, owner, attempt))
-
-    def _sweep_loop(self) -> None:
-        # At start-up, and then every JOB_SWEEP_SECONDS: a process that died (or a runserver
-        # reload) leaves leases that expire and queued rows nobody will run.
-        first = True
-        while first or not self._stop.wait(settings.JOB_SWEEP_SECONDS):
-            first = False
-            try:
-                close_old_connections()
-                self.enforce_time_limits()
-                self.sweep_startup_queue()
-                jobs_sweep()
-            except Exception:
-                logger.exception("the job sweeper failed; it runs again shortly")
-            finally:
-                connections.close_all()
-
-    def sweep_startup_queue(self) -> None:
-        """Queued rows that this process does not have in its queues were sent by a process
-        that is gone (or by a command): run them here."""
-        for kind, spec in SPECS.items():
-            model = spec.model_class()
-            ids = model.objects.filter(status=spec.queued).values_list("pk", flat=True)[:500]  # type: ignore[attr-defined]
-            waiting = self.pending(kind)
-            for pk in ids:
-                if pk not in waiting:
-                    self.put(kind, pk)
-
-    def wait_idle(self, timeout: float) -> bool:
-        """For commands and tests: wait until every queued job of this process has run."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.idle():
-                return True
-            time.sleep(0.05)
-        return self.idle()
-
-
-_RUNNER: LocalRunner | None = None
-_RUNNER_LOCK = threading.Lock()
-
-
-def local_runner() -> LocalRunner:
-    global _RUNNER
-    with _RUNNER_LOCK:
-        if _RUNNER is None:
-            _RUNNER = LocalRunner()
-        return _RUNNER
-
-
 def job_poll_check(kind: str, row: Any) -> Any:
     """For a page or API poll of an open job: sweep it now if nobody is working on it (on the
     embedded default the runner also starts here, after a restart), and return the fresh row."""
     spec = spec_for(kind)
     if runner_name() == "thread":
+        from legalnav.core.runner import local_runner
+
         local_runner().start()
     if row.status in spec.open_statuses and is_stale(spec, row):
         try:

@@ -496,8 +496,10 @@ def test_the_embedded_runner_ends_a_job_past_its_time_limit_and_moves_on(
         return real(data, filename, **kw)
 
     monkeypatch.setattr(services, "extract_text", hangs_on_slow)
-    runner = jobs.LocalRunner()
-    monkeypatch.setattr(jobs, "_RUNNER", runner)
+    from legalnav.core import runner as runner_module
+
+    runner = runner_module.LocalRunner()
+    monkeypatch.setattr(runner_module, "_RUNNER", runner)
     try:
         slow, _ = document_add(matter=matter, filename="slow.txt", data=CLAUSES, enqueue=False)
         fast, _ = document_add(
