@@ -15,7 +15,7 @@ from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.api.selectors import document_access, document_out, matter_access, query_out
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
-from legalnav.documents import desk
+from legalnav.documents import actions as document_actions
 from legalnav.documents.models import Document
 from legalnav.documents.services import DocumentRejected
 from legalnav.evaluation.models import EvaluationRun
@@ -51,7 +51,7 @@ def document_upload(
                 422, "invalid", "The amended document is not in this matter.", field="amends"
             )
     try:
-        outcome = desk.document_upload(
+        outcome = document_actions.document_upload(
             matter=matter,
             user=user,
             filename=filename,
@@ -88,7 +88,7 @@ def document_requeue(
     rebuild of an indexed one (``force``)."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
     try:
-        queued = desk.document_requeue(document=doc, user=user, force=force, via=via)
+        queued = document_actions.document_requeue(document=doc, user=user, force=force, via=via)
     except QueueUnavailable:
         raise _queue_down() from None
     doc.refresh_from_db()
@@ -98,7 +98,7 @@ def document_requeue(
 def document_stop(*, user: object, document_id: object, via: str) -> schemas.DocumentOut:
     """Cancel indexing; 409 when the document is not being indexed."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
-    if not desk.document_stop(document=doc, user=user, via=via):
+    if not document_actions.document_stop(document=doc, user=user, via=via):
         raise ApiError(409, "not_running", f"{doc.key} is {doc.status}: nothing to cancel.")
     doc.refresh_from_db()
     return document_out(doc)
@@ -107,7 +107,7 @@ def document_stop(*, user: object, document_id: object, via: str) -> schemas.Doc
 def document_remove(*, user: object, document_id: object, via: str) -> None:
     """Delete the document, its nodes, vectors, navindex files and stored file."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
-    desk.document_remove(document=doc, user=user, via=via)
+    document_actions.document_remove(document=doc, user=user, via=via)
 
 
 def question_ask(

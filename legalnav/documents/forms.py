@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.core.files.uploadedfile import UploadedFile
 
-from legalnav.documents.desk import MAX_FILES_PER_UPLOAD
+from legalnav.documents.actions import MAX_FILES_PER_UPLOAD
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
 

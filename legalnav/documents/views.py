@@ -19,7 +19,7 @@ from django_htmx.middleware import HtmxDetails
 
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
-from legalnav.documents import desk, selectors
+from legalnav.documents import actions, selectors
 from legalnav.documents.forms import ACCEPT, DocumentDetailsForm, UploadForm
 from legalnav.documents.models import Document
 from legalnav.documents.reader import document_reader, highlight
@@ -54,7 +54,7 @@ def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -
         "can_manage": can(user=request.user, matter=matter, action=Action.MANAGE, role=role),
         "accept": ACCEPT,
         "max_upload_bytes": settings.LEGALNAV_MAX_UPLOAD_BYTES,
-        "max_files": desk.MAX_FILES_PER_UPLOAD,
+        "max_files": actions.MAX_FILES_PER_UPLOAD,
     }
     context.update(extra)
     return context
@@ -84,7 +84,7 @@ def matter_upload(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
         for error in form.errors.get("documents", ["The upload could not be read."]):
             messages.error(request, str(error))
         return redirect("matter-detail", matter_id=matter.pk)
-    outcomes = desk.document_upload_many(
+    outcomes = actions.document_upload_many(
         matter=matter, user=request.user, files=form.cleaned_data["documents"]
     )
     for o in outcomes:
@@ -124,7 +124,7 @@ def document_reindex(request: HtmxHttpRequest, document_id: int) -> HttpResponse
     )
     retry = document.status != Document.Status.INDEXED
     try:
-        queued = desk.document_requeue(document=document, user=request.user, force=not retry)
+        queued = actions.document_requeue(document=document, user=request.user, force=not retry)
     except QueueUnavailable:
         messages.error(request, f"{document.key}: {QueueUnavailable.message}")
         return _queue_down(request, document.matter)
@@ -145,7 +145,7 @@ def document_cancel(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     document = selectors.document_for(
         user=request.user, document_id=document_id, action=Action.EDIT
     )
-    if desk.document_stop(document=document, user=request.user):
+    if actions.document_stop(document=document, user=request.user):
         document.refresh_from_db()
         kept = (
             " Its clauses from the last completed run are kept."
@@ -165,7 +165,7 @@ def document_delete(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
         user=request.user, document_id=document_id, action=Action.EDIT
     )
     matter_id, key, title = document.matter_id, document.key, document.title
-    desk.document_remove(document=document, user=request.user)
+    actions.document_remove(document=document, user=request.user)
     messages.success(request, f"Deleted {key} “{title}” with its clauses and files.")
     return redirect("matter-detail", matter_id=matter_id)
 
@@ -186,7 +186,7 @@ def document_edit(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     form = DocumentDetailsForm(request.POST or None, initial=initial, document=document)
     if request.method == "POST" and form.is_valid():
         try:
-            requeued = desk.document_update_details(
+            requeued = actions.document_update_details(
                 document=document, user=request.user, **form.cleaned_data
             )
         except QueueUnavailable:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from legalnav.retrieval.engine import RRF_K, Corpus, query_tokens, rrf
+from legalnav.retrieval.engine import Corpus, query_tokens, rrf
 
 
 @dataclass(slots=True)
@@ -201,7 +201,3 @@ def _best_per_document(
     present = np.flatnonzero(np.isfinite(best))
     order = sorted(present.tolist(), key=lambda d: (-best[d], d))
     return [(d, float(best[d])) for d in order]
-
-
-def rrf_score(rank: int) -> float:
-    return 1.0 / (RRF_K + rank + 1)

@@ -220,13 +220,6 @@ def _blank_line_blocks(text: str) -> list[Paragraph]:
     return out
 
 
-def parent_at(parents: list[ParentChunk], offset: int) -> ParentChunk | None:
-    for p in parents:
-        if p.start <= offset < max(p.end, p.start + 1):
-            return p
-    return None
-
-
 # --- treatment language -----------------------------------------------------------------------
 
 # How a court treats an earlier decision. Adverse treatment means the earlier decision is weaker

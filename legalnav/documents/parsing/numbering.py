@@ -22,29 +22,6 @@ def roman_to_int(s: str) -> int | None:
     return total
 
 
-def int_to_roman(n: int) -> str:
-    out = []
-    for value, sym in (
-        (1000, "M"),
-        (900, "CM"),
-        (500, "D"),
-        (400, "CD"),
-        (100, "C"),
-        (90, "XC"),
-        (50, "L"),
-        (40, "XL"),
-        (10, "X"),
-        (9, "IX"),
-        (5, "V"),
-        (4, "IV"),
-        (1, "I"),
-    ):
-        while n >= value:
-            out.append(sym)
-            n -= value
-    return "".join(out)
-
-
 def alpha_ordinal(s: str) -> int | None:
     """a=1 … z=26, then aa=27, bb=28 … (the doubled-letter style of long lists)."""
     s = s.lower()
