@@ -7,11 +7,14 @@ refusal in its own way (a 404 page, a JSON error, an MCP error).
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
+
 from legalnav.answers.models import Query
 from legalnav.answers.ratelimit import RateDecision, ask_rate_refund, ask_rate_take
 from legalnav.answers.services import query_cancel, query_create, query_retry
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
+from legalnav.matters.access import Action, can
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
 
@@ -112,7 +115,11 @@ def question_retry(*, matter: Matter, user: object, query: Query, via: str) -> b
 
 
 def question_stop(*, matter: Matter, user: object, query: Query, via: str) -> bool:
-    """Cancel a queued or running question. False when it had already ended."""
+    """Cancel a queued or running question: its asker may, and so may an editor or owner of
+    the matter (a viewer cannot stop other people's questions). False when it had ended."""
+    asker = query.asked_by_id is not None and query.asked_by_id == getattr(user, "pk", None)
+    if not asker and not can(user=user, matter=matter, action=Action.EDIT):
+        raise PermissionDenied("Only the person who asked, or an editor, can cancel a question.")
     name = getattr(user, "get_username", lambda: "")()
     if not query_cancel(query=query, by=name):
         return False

@@ -64,6 +64,7 @@ _DOUBLE = re.compile(
     r"|«\s?((?:(?!\n\s*\n)[^»])+?)\s?»"
     r"|‹\s?((?:(?!\n\s*\n)[^›])+?)\s?›"
     r'|"((?:(?!\n\s*\n)[^"])+?)"'
+    r"|[＂「『]((?:(?!\n\s*\n)[^＂」』])+?)[＂」』]"
 )
 # Single quotes: the opening one at a word's start, the closing one at a word's end followed by
 # a space or punctuation, so that apostrophes ("the Buyer's", "’s") are not taken for quotes.
@@ -85,7 +86,7 @@ _FACT = re.compile(
     re.I,
 )
 
-_QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'«»„‹›"})
+_QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'«»„‹›＂「」『』"})
 _DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"})
 _WS = re.compile(r"\s+")
 _LINE_HYPHEN = re.compile(r"(?<=[A-Za-z])-[ \t]*\n\s*(?=[a-z])")
@@ -139,11 +140,18 @@ def _find(haystack: str, piece: str, start: int) -> int:
     return haystack.find(piece[0].swapcase() + piece[1:], start)
 
 
+# Each piece of a quotation with gaps must be a run of at least this many words: otherwise
+# "shall … not" could stitch single words from anywhere in the provision into a new sentence.
+MIN_WORDS_PER_ELIDED_PIECE = 3
+
+
 def quote_in(quote: str, text: str) -> bool | None:
     """Whether the quotation is verbatim in ``text`` (None: nothing in it to check)."""
     pieces = quotation_pieces(quote)
     if not pieces:
         return None
+    if len(pieces) > 1 and any(len(p.split()) < MIN_WORDS_PER_ELIDED_PIECE for p in pieces):
+        return False
     haystack = normalise(text)
     pos = 0
     for piece in pieces:
@@ -205,7 +213,7 @@ def _quotations(answer: str, markers: list[Marker]) -> list[Quotation]:
     masked = _mask(answer, [(m.start, m.end) for m in markers])
     found: list[Quotation] = []
     for m in _DOUBLE.finditer(masked):
-        idx = next(i for i in range(1, 6) if m.group(i) is not None)
+        idx = next(i for i in range(1, 7) if m.group(i) is not None)
         body = answer[m.start(idx) : m.end(idx)]
         if _LETTERS.search(body) or re.search(r"\d", body):
             style = "guillemet" if idx in (3, 4) else "double"

@@ -144,7 +144,7 @@ def answer_paragraphs(*, text: str, citations: list[Citation]) -> list[list[Segm
             by_offset.setdefault(c.marker_start, []).append(c)
     # Older answers carry no marker offsets: validation walked the markers in this same order,
     # one row per quote or one without.
-    per_marker = iter(extract(text))
+    per_marker = iter(extract(text) if not by_offset else ())
     queue = list(citations)
     paragraphs: list[list[Segment]] = []
     line_start = 0
@@ -588,14 +588,8 @@ def _resolve_node(citation: Citation) -> Node | None:
         return citation.node
     if citation.document is None or not citation.node_ref.startswith("clause:"):
         return None
-    # A printed clause reference ("[D3] Clause 2.01(a)"): the section or article it names, as
-    # citation validation resolved it.
-    head = citation.node_ref.split(":", 1)[1].split("(")[0]
-    return (
-        Node.objects.filter(document=citation.document, label=head, kind__in=["section", "article"])
-        .order_by("order")
-        .first()
-    )
+    # A printed clause reference ("[D3] Clause 2.01(a)"), resolved as validation resolved it.
+    return snapshots.resolve_node(citation.document, citation.node_ref)
 
 
 def provision_lines(

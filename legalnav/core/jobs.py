@@ -99,10 +99,6 @@ class JobSpec:
     def open_statuses(self) -> tuple[str, str]:
         return (self.queued, self.running)
 
-    @property
-    def final_statuses(self) -> tuple[str, ...]:
-        return (self.done, self.failed, self.cancelled, self.abandoned)
-
 
 SPECS: dict[str, JobSpec] = {
     "document": JobSpec(
@@ -558,6 +554,10 @@ def job_sweep_one(spec: JobSpec, pk: int, report: SweepReport | None = None) -> 
         return "requeued"
     # Queued and never picked up: the task was lost (a broker restart, a process that died
     # before running its in-process queue). Send it again; the claim makes a duplicate harmless.
+    # Not an evaluation run: it can take hours, so only a person starts it again (the page
+    # shows it stalled, with Retry).
+    if not spec.requeue_abandoned:
+        return ""
     if row.attempts >= max_attempts():
         if _give_up(spec, pk, "it was never picked up by a worker"):
             report.failed += 1

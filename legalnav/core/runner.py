@@ -11,9 +11,11 @@ import logging
 import queue
 import threading
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections, connections
+from django.utils import timezone
 
 from legalnav.core.jobs import (
     SPECS,
@@ -29,6 +31,9 @@ from legalnav.core.jobs import (
 )
 
 logger = logging.getLogger(__name__)
+
+# A queued row younger than this belongs to whoever just queued it.
+FRESH_SECONDS = 10
 
 
 class LocalRunner:
@@ -77,10 +82,6 @@ class LocalRunner:
     def pending(self, kind: str) -> set[int]:
         with self._lock:
             return set(self._pending[kind])
-
-    def idle(self) -> bool:
-        with self._lock:
-            return not any(self._pending.values())
 
     def _spawn(self, kind: str) -> None:
         generation = self._generation[kind]
@@ -164,23 +165,23 @@ class LocalRunner:
 
     def sweep_startup_queue(self) -> None:
         """Queued rows that this process does not have in its queues were sent by a process
-        that is gone (or by a command): run them here."""
+        that is gone: run them here. Rows queued in the last seconds are left to whoever just
+        queued them (a command indexing the document it added), and evaluation runs, which can
+        take hours, are only ever started by a person (Retry)."""
+        settled = timezone.now() - timedelta(seconds=FRESH_SECONDS)
         for kind, spec in SPECS.items():
+            if not spec.requeue_abandoned:
+                continue
             model = spec.model_class()
-            ids = model.objects.filter(status=spec.queued).values_list("pk", flat=True)[:500]  # type: ignore[attr-defined]
+            ids = model.objects.filter(
+                status=spec.queued, updated_at__lt=settled
+            ).values_list(  # type: ignore[attr-defined]
+                "pk", flat=True
+            )[:500]
             waiting = self.pending(kind)
             for pk in ids:
                 if pk not in waiting:
                     self.put(kind, pk)
-
-    def wait_idle(self, timeout: float) -> bool:
-        """For commands and tests: wait until every queued job of this process has run."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.idle():
-                return True
-            time.sleep(0.05)
-        return self.idle()
 
 
 _RUNNER: LocalRunner | None = None

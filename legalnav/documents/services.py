@@ -155,6 +155,12 @@ def document_cancel(*, document: Document, by: str = "") -> bool:
     )
     if restored:
         logger.info("document %s: re-indexing cancelled, previous clauses kept", document.pk)
+        # The run may have been stopped after storing its clauses but before writing their
+        # navindex files: write them from the clauses that stand.
+        try:
+            _write_navindex_files(Document.objects.get(pk=document.pk))
+        except OSError:
+            logger.exception("navindex files of document %s could not be written", document.pk)
     return True
 
 

@@ -165,3 +165,23 @@ def test_the_users_own_words_echoed_in_an_answer_are_no_uncited_claim():
     bare = validate(answer, lookup)
     assert bare.unbound == ["a fee of $5,000"] and not bare.ok
     assert validate("I paid on 3 May 2019.\nNew York law governs [D1:s9].", lookup).uncited
+
+
+def test_gaps_cannot_stitch_single_words_into_a_new_sentence():
+    # Every word is in the provision, in this order; with gaps they say something it does not.
+    assert quote_in("This … shall … not be governed", NY) is False
+    assert verdicts("“This Agreement … laws … York” [D1:s9]") == [("s9", "quote_not_found")]
+    # Gaps between real runs of words are how lawyers quote.
+    assert quote_in("shall be governed by … conflict of laws principles", NY) is True
+
+
+def test_full_width_and_corner_quotation_marks_are_quotations_too():
+    assert verdicts("It reads ＂the laws of Delaware apply＂ [D1:s9].") == [
+        ("s9", "quote_not_found")
+    ]
+    assert verdicts("It reads 「the laws of Delaware apply」 [D1:s9].") == [
+        ("s9", "quote_not_found")
+    ]
+    assert verdicts("It reads 「governed by the laws of the State」 [D1:s9].") == [
+        ("s9", "verified")
+    ]

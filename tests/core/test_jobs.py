@@ -331,7 +331,14 @@ def test_a_poll_of_an_abandoned_question_restarts_it(client, bioamber_matter_pai
 def test_cancel_a_question_on_the_page(client, matter):
     user = MembershipFactory(matter=matter, role=Membership.Role.VIEWER).user
     client.force_login(user)
-    q = question(matter)
+    # A viewer may not stop someone else's question, only their own.
+    other = question(matter)
+    assert client.post(reverse("answer-cancel", args=[matter.pk, other.pk])).status_code == 403
+    other.refresh_from_db()
+    assert other.status == "queued"
+    q = query_create(
+        matter=matter, user=user, question="What is the term?", mode="navembed", enqueue=False
+    )
     response = client.post(reverse("answer-cancel", args=[matter.pk, q.pk]), HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and "was cancelled" in response.content.decode()
     q.refresh_from_db()
@@ -524,3 +531,30 @@ def test_the_embedded_runner_ends_a_job_past_its_time_limit_and_moves_on(
     finally:
         release.set()
         runner._stop.set()
+
+
+def test_queued_evaluation_runs_and_fresh_rows_are_not_started_behind_anyones_back(
+    matter, settings, monkeypatch
+):
+    """An evaluation run (hours of work) is never re-sent by the sweeper; the embedded runner
+    leaves a row queued seconds ago to whoever queued it (a command about to run it)."""
+    from legalnav.core import runner as runner_module
+
+    settings.JOB_QUEUED_STALE_SECONDS = 60
+    run = EvaluationRun.objects.create(
+        name="r", gold_set="qa", modes=["navembed:bm25"], status="queued"
+    )
+    EvaluationRun.objects.filter(pk=run.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    report = jobs.jobs_sweep(kinds=("evaluation",))
+    run.refresh_from_db()
+    assert report.resent == 0 and run.status == "queued"
+    assert jobs.is_stale(jobs.SPECS["evaluation"], run)  # the page says so and offers Retry
+
+    fresh, _ = document_add(matter=matter, filename="a.txt", data=CLAUSES, enqueue=False)
+    old, _ = document_add(matter=matter, filename="b.txt", data=CLAUSES + b"z", enqueue=False)
+    Document.objects.filter(pk=old.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    put: list[tuple[str, int]] = []
+    local = runner_module.LocalRunner()
+    monkeypatch.setattr(local, "put", lambda kind, pk, **kw: put.append((kind, pk)))
+    local.sweep_startup_queue()
+    assert put == [("document", old.pk)]
