@@ -7,32 +7,25 @@ from __future__ import annotations
 
 import logging
 import time
-from decimal import Decimal
+from typing import Any
 
-from django.db import transaction
-from django.db.models import Sum
-from django.utils import timezone
-
-from legalnav.answers import citations, snapshots
-from legalnav.answers.models import Answer, Citation, Evidence, Query
-from legalnav.answers.offline import Provision, answer_offline
+from legalnav.answers import citations, core, snapshots
+from legalnav.answers.models import Query
+from legalnav.answers.offline import Provision
 from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
 from legalnav.documents.services import document_navindex
 from legalnav.llm import prompts
-from legalnav.llm.models import LLMCall
-from legalnav.llm.prices import PriceCard, inject_is_cheaper
-from legalnav.llm.providers import LLMError, OfflineProvider, get_provider
+from legalnav.llm.providers import LLMError, get_provider
 from legalnav.llm.tokens import count_tokens
 from legalnav.matters.models import Matter
 from legalnav.retrieval.engine import Hit, retrieve
-from legalnav.retrieval.services import MatterRetriever, flush_index_cache, matter_retriever
+from legalnav.retrieval.services import MatterRetriever, matter_retriever
 
 logger = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 4000
-ANSWER_MAX_TOKENS = 1500
 SCAN_MAX_TOKENS = 600
 CONTEXT_WINDOW_TOKENS = 190_000  # inject is refused beyond this (the model's window, with room)
 
@@ -91,26 +84,9 @@ def _doc_tokens(doc: Document) -> int:
 
 
 def _provisions(mr: MatterRetriever, hits: list[Hit]) -> list[Provision]:
-    out = []
-    for h in hits:
-        doc = mr.documents[h.doc]
-        corpus_doc = mr.retriever.corpus.docs[h.doc]
-        node = corpus_doc.nodes[h.node] if h.node >= 0 else None
-        out.append(
-            Provision(
-                doc_key=doc.key,
-                doc_title=doc.title,
-                doc_kind=doc.kind,
-                effective_date=doc.effective_date,
-                node_id=node.node_id if node else "",
-                ref=node.ref if node else "",
-                heading=node.heading if node else "",
-                text=h.text or tidy(doc.text[h.start : h.end]),
-                score=h.score,
-                amends_key=doc.amends.key if doc.amends_id else None,
-            )
-        )
-    return out
+    return core.provisions(
+        hits, mr.retriever.corpus.docs, [core.Source.of(d) for d in mr.documents]
+    )
 
 
 QUESTION = jobs.SPECS["question"]
@@ -178,89 +154,65 @@ def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
         result = retrieve(
             mr.retriever, query.question, "navembed" if mode == "navembed" else mode, 10
         )
-        flush_index_cache()
         lease.check()
-        text, answerer, context_text = _answer(query, mr, result.hits, result.strategy, provider)
+        draft = _draft(query, mr, result.hits, result.strategy, provider)
     except LLMError as exc:
         lease.fail(str(exc), "llm")
         return
     lease.check()
-    validation = citations.validate(text, _lookup(mr), known=[query.question])
-    _save(
-        query,
-        lease,
-        mr,
-        result.hits,
-        result.payload_chars,
-        result.strategy,
-        text,
-        answerer,
-        context_text,
-        validation,
-        corpus_tokens,
-        started,
+    validation = citations.validate(draft.text, _lookup(mr), known=[query.question])
+    core.persist(
+        query=query,
+        lease=lease,
+        outcome=core.Outcome(
+            draft=draft,
+            checks=list(validation.checks),
+            validation=validation.as_dict(),
+            documents={d.key: d for d in mr.documents},
+            pieces=[_piece(mr, h) for h in result.hits],
+            payload_chars=result.payload_chars,
+            mode_used=result.strategy,
+            inject=core.InjectFigures(corpus_tokens=corpus_tokens, question=query.question),
+        ),
+    )
+    logger.info(
+        "query %s answered by %s in %.0f ms",
+        query.pk,
+        draft.answerer,
+        (time.perf_counter() - started) * 1000,
     )
 
 
-def _answer(
-    query: Query, mr: MatterRetriever, hits: list[Hit], strategy: str, provider
-) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
+def _piece(mr: MatterRetriever, h: Hit) -> core.Piece:
+    node_id = mr.retriever.corpus.docs[h.doc].nodes[h.node].node_id if h.node >= 0 else ""
+    return core.Piece(mr.documents[h.doc], node_id, h.start, h.end, h.score)
+
+
+def _draft(
+    query: Query,
+    mr: MatterRetriever,
+    hits: list[Hit],
+    strategy: str,
+    provider: Any,  # noqa: ANN401
+) -> core.Draft:
+    inject = None
     provisions = _provisions(mr, hits)
     if strategy.endswith("inject"):
-        documents = [
-            prompts.PromptDocument(
-                doc_id=d.key,
-                title=d.title,
-                text=d.text,
-                kind=d.kind,
-                effective_date=d.effective_date.isoformat() if d.effective_date else "",
-            )
-            for d in mr.documents
-        ]
-        prompt = prompts.inject_answer_prompt(documents=documents, question=query.question)
-    else:
-        if provider is not None and strategy == "navindex":
-            provisions = _scan_with_claude(query, mr, provider) or provisions
-        prompt = prompts.navigate_answer_prompt(
-            provisions=[
-                prompts.PromptProvision(
-                    doc_id=p.doc_key,
-                    node_id=p.node_id,
-                    text=p.text,
-                    clause_ref=p.ref,
-                    title=p.heading,
-                    doc_title=p.doc_title,
-                    doc_kind=p.doc_kind,
-                    effective_date=p.effective_date.isoformat() if p.effective_date else "",
-                )
-                for p in provisions
-            ],
-            question=query.question,
-        )
-    context_text = prompt.text()
-    if provider is None:
-        if strategy.endswith("inject"):
-            # Offline, "inject" still has to point at provisions: quote the best passages.
-            hybrid = retrieve(mr.retriever, query.question, "navembed", 10)
-            provisions = _provisions(mr, hybrid.hits)
-        text = answer_offline(query.question, provisions)
-        OfflineProvider().record(
-            purpose="answer",
-            prompt_text=context_text,
-            output_text=text,
-            matter_id=query.matter_id,
-            query_id=query.pk,
-        )
-        return text, "offline", context_text
-    completion = provider.complete(
-        system=prompt.system,
-        messages=prompt.messages,
-        max_tokens=ANSWER_MAX_TOKENS,
-        purpose="answer",
+        inject = [core.Source.of(d).prompt_document() for d in mr.documents]
+    elif provider is not None and strategy == "navindex":
+        provisions = _scan_with_claude(query, mr, provider) or provisions
+    return core.compose(
+        question=query.question,
+        provisions=provisions,
+        provider=provider,
+        inject=inject,
+        # Offline, "inject" still has to point at provisions: quote the best passages.
+        offline_provisions=lambda: _provisions(
+            mr, retrieve(mr.retriever, query.question, "navembed", 10).hits
+        ),
         matter_id=query.matter_id,
         query_id=query.pk,
     )
-    return completion.text.strip(), completion.model, context_text
 
 
 def _scan_with_claude(query: Query, mr: MatterRetriever, provider) -> list[Provision]:  # type: ignore[no-untyped-def]
@@ -325,101 +277,3 @@ def _lookup(mr: MatterRetriever):  # type: ignore[no-untyped-def]
         return snapshots.provision_text(doc, node) if node is not None else None
 
     return lookup
-
-
-def _save(
-    query,
-    lease,
-    mr,
-    hits,
-    payload_chars,
-    strategy,
-    text,
-    answerer,
-    context_text,
-    validation,  # type: ignore[no-untyped-def]
-    corpus_tokens,
-    started,
-) -> None:
-    calls = LLMCall.objects.filter(query_id=query.pk)
-    totals = calls.aggregate(
-        dollars=Sum("dollars"),
-        inp=Sum("input_tokens"),
-        cw=Sum("cache_write_tokens"),
-        cr=Sum("cache_read_tokens"),
-    )
-    footprint = sum(int(totals[k] or 0) for k in ("inp", "cw", "cr"))
-    card = PriceCard.from_settings()
-    payload_tokens = count_tokens(context_text) if context_text else 0
-    question_tokens = count_tokens(query.question)
-    # What inject would cost on the same question at warm steady state (corpus read from cache).
-    inject_dollars = (
-        Decimal(corpus_tokens) * card.cache_read + Decimal(question_tokens) * card.input
-    ) / Decimal(1_000_000)
-    by_key = {d.key: d for d in mr.documents}
-    with transaction.atomic():
-        Answer.objects.filter(query=query).delete()  # a retry replaces the earlier answer
-        answer = Answer.objects.create(
-            query=query,
-            text=text,
-            answerer=answerer,
-            validation=validation.as_dict(),
-            payload_chars=payload_chars,
-            context_tokens=payload_tokens,
-            token_footprint=footprint,
-            dollars=totals["dollars"] or Decimal(0),
-            inject_tokens=corpus_tokens,
-            inject_dollars=inject_dollars,
-            crossover={
-                "corpus_tokens": corpus_tokens,
-                "payload_tokens": payload_tokens,
-                "inject_cheaper": inject_is_cheaper(corpus_tokens, payload_tokens, card),
-                "rule": "inject pays off only while corpus tokens < payload tokens × input price / cache-read price",
-            },
-        )
-        Citation.objects.bulk_create(
-            snapshots.citation_rows(answer=answer, checks=validation.checks, documents=by_key)
-        )
-        wanted = {
-            (mr.documents[h.doc].pk, mr.retriever.corpus.docs[h.doc].nodes[h.node].node_id)
-            for h in hits
-            if h.node >= 0
-        }
-        # One query for all evidence nodes, not one per hit.
-        node_rows = {
-            (n.document_id, n.node_id): n
-            for n in Node.objects.filter(
-                document_id__in={d for d, _ in wanted}, node_id__in={i for _, i in wanted}
-            ).only("id", "document_id", "node_id")
-        }
-        evidence = []
-        for rank, h in enumerate(hits):
-            doc = mr.documents[h.doc]
-            node_id = mr.retriever.corpus.docs[h.doc].nodes[h.node].node_id if h.node >= 0 else None
-            node = node_rows.get((doc.pk, node_id)) if node_id else None
-            evidence.append(
-                Evidence(
-                    answer=answer,
-                    document=doc,
-                    node=node,
-                    start=h.start,
-                    end=h.end,
-                    score=h.score,
-                    rank=rank,
-                    doc_key=doc.key,
-                    doc_title=doc.title[:300],
-                    node_ref=(node_id or "")[:200],
-                    text=snapshots.evidence_text(doc, h.start, h.end),
-                )
-            )
-        Evidence.objects.bulk_create(evidence)
-        # Only while this worker still holds the question: a cancelled or taken-over job
-        # rolls the whole answer back instead of overwriting what the user sees.
-        if not lease.finish(mode_used=strategy, answered_at=timezone.now(), error_message=""):
-            raise jobs.JobLost(f"question {query.pk} was cancelled or taken over")
-    logger.info(
-        "query %s answered by %s in %.0f ms",
-        query.pk,
-        answerer,
-        (time.perf_counter() - started) * 1000,
-    )

@@ -20,16 +20,14 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, cast
 
-from legalnav.answers import citations
-from legalnav.answers.offline import Provision, answer_offline
+from legalnav.answers import citations, core
 from legalnav.documents.parsing.layout import tidy
 from legalnav.evaluation import metrics
 from legalnav.evaluation.baselines import NAIVE_MODES, NaiveCorpus
 from legalnav.evaluation.gold import GoldItem
 from legalnav.evaluation.keyfacts import score_answer
-from legalnav.llm import prompts
 from legalnav.llm.models import LLMCall
-from legalnav.llm.prices import PriceCard, Usage
+from legalnav.llm.prices import PriceCard
 from legalnav.llm.tokens import count_tokens
 from legalnav.retrieval.embeddings import Embedder
 from legalnav.retrieval.engine import (
@@ -44,7 +42,6 @@ from legalnav.retrieval.index import DocIndex, IndexCache
 
 logger = logging.getLogger(__name__)
 
-ANSWER_MAX_TOKENS = 1500
 CORPUS_CACHE = 4  # ad-hoc corpora kept in memory (one question set usually reuses one)
 SPAN_KS = (1, 5, 10)
 DOCUMENT_KS = (1, 10, 100)
@@ -278,25 +275,11 @@ def _lookup(docs: list[DocIndex], texts: list[str]):  # type: ignore[no-untyped-
     return lookup
 
 
-def _provisions(hits: list[Hit], docs: list[DocIndex], texts: list[str]) -> list[Provision]:
-    out = []
-    for h in hits:
-        doc = docs[h.doc]
-        node = doc.nodes[h.node] if h.node >= 0 else None
-        out.append(
-            Provision(
-                doc_key=f"D{h.doc + 1}",
-                doc_title=doc.title,
-                doc_kind=doc.kind,
-                effective_date=None,
-                node_id=node.node_id if node else "",
-                ref=node.ref if node else "",
-                heading=node.heading if node else "",
-                text=h.text or tidy(texts[h.doc][h.start : h.end]),
-                score=h.score,
-            )
-        )
-    return out
+def _sources(docs: list[DocIndex], texts: list[str]) -> list[core.Source]:
+    return [
+        core.Source(key=f"D{i + 1}", title=d.title, kind=d.kind, text=t)
+        for i, (d, t) in enumerate(zip(docs, texts, strict=True))
+    ]
 
 
 def _answer(
@@ -307,59 +290,28 @@ def _answer(
     docs: list[DocIndex],
     texts: list[str],
     provider,  # type: ignore[no-untyped-def]
-) -> tuple[str, str, str, Usage | None, Decimal]:
-    """(answer, answerer, prompt text, usage when Claude answered, dollars billed)."""
-    inject = strategy.endswith("inject")
-    if inject:
-        prompt = prompts.inject_answer_prompt(
-            documents=[
-                prompts.PromptDocument(doc_id=f"D{i + 1}", title=d.title, text=t, kind=d.kind)
-                for i, (d, t) in enumerate(zip(docs, texts, strict=True))
-            ],
-            question=item.question,
-        )
-    provisions = _provisions(hits, docs, texts)
-    if not inject:
-        prompt = prompts.navigate_answer_prompt(
-            provisions=[
-                prompts.PromptProvision(
-                    doc_id=p.doc_key,
-                    node_id=p.node_id,
-                    text=p.text,
-                    clause_ref=p.ref,
-                    title=p.heading,
-                    doc_title=p.doc_title,
-                    doc_kind=p.doc_kind,
-                )
-                for p in provisions
-            ],
-            question=item.question,
-        )
-    if provider is None:
-        if inject:
-            # Offline, inject still has to point at provisions: quote hybrid's best, as the
-            # product's offline path does.
-            hybrid = retrieve(bench.retriever(item.documents), item.question, "navembed", 10)
-            provisions = _provisions(hybrid.hits, docs, texts)
-        return answer_offline(item.question, provisions), "offline", prompt.text(), None, Decimal(0)
-    completion = provider.complete(
-        system=prompt.system,
-        messages=prompt.messages,
-        max_tokens=ANSWER_MAX_TOKENS,
-        purpose=LLMCall.Purpose.ANSWER,
+) -> tuple[core.Draft, Decimal]:
+    """The answering core on a gold question: the draft, and the dollars billed for it."""
+    sources = _sources(docs, texts)
+    draft = core.compose(
+        question=item.question,
+        provisions=core.provisions(hits, docs, sources),
+        provider=provider,
+        inject=[s.prompt_document() for s in sources] if strategy.endswith("inject") else None,
+        # Offline, inject still has to point at provisions: quote hybrid's best, as the
+        # product's offline path does.
+        offline_provisions=lambda: core.provisions(
+            retrieve(bench.retriever(item.documents), item.question, "navembed", 10).hits,
+            docs,
+            sources,
+        ),
     )
     billed = (
-        LLMCall.objects.filter(pk=completion.call_id).values_list("dollars", flat=True).first()
-        if completion.call_id
+        LLMCall.objects.filter(pk=draft.call_id).values_list("dollars", flat=True).first()
+        if draft.call_id
         else None
     )
-    return (
-        completion.text.strip(),
-        completion.model,
-        prompt.text(),
-        completion.usage,
-        Decimal(billed or 0),
-    )
+    return draft, Decimal(billed or 0)
 
 
 def evaluate_item(
@@ -466,16 +418,15 @@ def evaluate_item(
 
         if answer and item.unit == "span" and docs is not None:
             t0 = time.perf_counter()
-            text, answerer, prompt_text, usage, billed = _answer(
-                item, strategy, hits, bench, docs, texts, provider
-            )
-            result.answer, result.answerer, result.dollars = text, answerer, billed
+            draft, billed = _answer(item, strategy, hits, bench, docs, texts, provider)
+            text, usage = draft.text, draft.usage
+            result.answer, result.answerer, result.dollars = text, draft.answerer, billed
             if usage is not None:
                 result.footprint_tokens = (
                     usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens
                 )
             else:
-                result.footprint_tokens = count_tokens(prompt_text)
+                result.footprint_tokens = count_tokens(draft.context_text)
             validation = citations.validate(text, _lookup(docs, texts))
             result.citations = validation.as_dict()
             result.scores = score_answer(

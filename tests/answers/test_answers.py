@@ -268,7 +268,7 @@ def test_an_unexpected_error_fails_the_query_and_an_abandoned_run_is_taken_over(
     def broken(*args, **kwargs):
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(services, "_answer", broken)
+    monkeypatch.setattr(services, "_draft", broken)
     query = query_create(
         matter=bioamber_matter,
         user=None,

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Answer, Query
 from legalnav.answers.services import query_answer, query_create
 from legalnav.api.tokens import api_token_create
 from legalnav.core import jobs
@@ -177,16 +177,16 @@ def test_an_answer_cancelled_mid_run_is_rolled_back(bioamber_matter_pair, monkey
     from legalnav.answers import services
 
     q = question(bioamber_matter_pair)
-    real = services._answer
+    real = services._draft
 
     def cancelled_meanwhile(query, *args, **kwargs):
         out = real(query, *args, **kwargs)
         jobs.job_cancel(QUESTION, query.pk, by="ann")  # the user clicks Cancel meanwhile
         return out
 
-    monkeypatch.setattr(services, "_answer", cancelled_meanwhile)
+    monkeypatch.setattr(services, "_draft", cancelled_meanwhile)
     assert query_answer(query_id=q.pk).status == "cancelled"
-    assert not services.Answer.objects.filter(query_id=q.pk).exists()
+    assert not Answer.objects.filter(query_id=q.pk).exists()
 
 
 # --- the sweeper ---------------------------------------------------------------------------------

@@ -17,17 +17,12 @@ from __future__ import annotations
 import logging
 import re
 import time
-from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Sum
-from django.utils import timezone
-
+from legalnav.answers import citations, core
 from legalnav.answers.models import (
     Answer,
     Citation,
-    Evidence,
     Query,
     ResearchEvidence,
     ResearchRun,
@@ -54,12 +49,8 @@ from legalnav.answers.research.router import (
 from legalnav.answers.research.simple import answer_simple
 from legalnav.answers.research.stance import NEUTRAL
 from legalnav.core import jobs
-from legalnav.documents.models import Node
 from legalnav.llm import prompts
-from legalnav.llm.models import LLMCall
 from legalnav.llm.providers import LLMError, get_provider
-from legalnav.llm.tokens import count_tokens
-from legalnav.retrieval.services import flush_index_cache
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +86,6 @@ def research_answer(*, query: Query, lease: jobs.Lease) -> Query:
             result = answer_deep(trace, query, m, route, provider)
         else:
             result = answer_simple(trace, query, m, provider)
-        flush_index_cache()
     except LLMError as exc:
         return _fail(query, lease, str(exc))
     except jobs.PASS_THROUGH:
@@ -210,80 +200,31 @@ def _marker_part(citation: str, group: int) -> str:
 def _save(
     query: Query, lease: jobs.Lease, run: ResearchRun, m: MatterView, result: Result, started: float
 ) -> None:
-    from legalnav.answers import citations, snapshots
-
-    checks = list(citations.validate(result.text, node_lookup(m), known=[query.question]).checks)
-    calls = LLMCall.objects.filter(query_id=query.pk)
-    totals = calls.aggregate(
-        dollars=Sum("dollars"),
-        inp=Sum("input_tokens"),
-        cw=Sum("cache_write_tokens"),
-        cr=Sum("cache_read_tokens"),
-    )
-    footprint = sum(int(totals[k] or 0) for k in ("inp", "cw", "cr"))
-    by_key = {d.key: d for d in m.documents}
-    wanted = {(m.documents[p.doc].pk, p.node_id(m)) for p in result.pieces}
-    wanted |= {(by_key[c.doc_key].pk, c.node_id) for c in checks if c.doc_key in by_key}
-    nodes = {
-        (n.document_id, n.node_id): n
-        for n in Node.objects.filter(
-            document_id__in={d for d, _ in wanted}, node_id__in={i for _, i in wanted}
-        ).only("id", "document_id", "node_id")
-    }
+    validation = citations.validate(result.text, node_lookup(m), known=[query.question])
+    pieces = [
+        core.Piece(m.documents[p.doc], p.node_id(m) or "", p.start, p.end, p.score)
+        for p in result.pieces
+    ]
+    removed = [
+        # What the validator removed stays on record, flagged.
+        Citation(
+            document=None,
+            node=None,
+            doc_key=_marker_part(r["citation"], 1),
+            node_ref=_marker_part(r["citation"], 2)[:200],
+            quote=r["quotes"],
+            valid=False,
+            problem=f"removed: {r['problem']}"[:200],
+            verdict="no_such_provision" if "no such" in r["problem"] else "quote_not_found",
+        )
+        for r in result.removed
+    ]
     elapsed = int((time.perf_counter() - started) * 1000)
-    with transaction.atomic():
-        Answer.objects.filter(query=query).delete()  # a retry replaces the earlier answer
-        answer = Answer.objects.create(
-            query=query,
-            text=result.text,
-            answerer=result.answerer,
-            validation=result.validation
-            or citations.validate(result.text, node_lookup(m), known=[query.question]).as_dict(),
-            payload_chars=sum(p.end - p.start for p in result.pieces),
-            context_tokens=count_tokens(result.context_text) if result.context_text else 0,
-            token_footprint=footprint,
-            dollars=totals["dollars"] or Decimal(0),
-        )
-        Citation.objects.bulk_create(
-            snapshots.citation_rows(answer=answer, checks=checks, documents=by_key)
-            + [
-                # What the validator removed stays on record, flagged.
-                Citation(
-                    answer=answer,
-                    document=None,
-                    node=None,
-                    doc_key=_marker_part(r["citation"], 1),
-                    node_ref=_marker_part(r["citation"], 2)[:200],
-                    quote=r["quotes"],
-                    valid=False,
-                    problem=f"removed: {r['problem']}"[:200],
-                    verdict="no_such_provision" if "no such" in r["problem"] else "quote_not_found",
-                    order=len(checks) + j,
-                )
-                for j, r in enumerate(result.removed)
-            ]
-        )
-        Evidence.objects.bulk_create(
-            [
-                Evidence(
-                    answer=answer,
-                    document=m.documents[p.doc],
-                    node=nodes.get((m.documents[p.doc].pk, p.node_id(m))),
-                    start=p.start,
-                    end=p.end,
-                    score=p.score,
-                    rank=rank,
-                    doc_key=m.documents[p.doc].key,
-                    doc_title=m.documents[p.doc].title[:300],
-                    node_ref=(p.node_id(m) or "")[:200],
-                    text=snapshots.evidence_text(m.documents[p.doc], p.start, p.end),
-                )
-                for rank, p in enumerate(result.pieces)
-            ]
-        )
+
+    def research_rows(answer: Answer, nodes: core.NodeRows) -> None:
         rank_in: dict[str, int] = {}
         rows = []
-        for p in result.pieces:
+        for p, kept in zip(result.pieces, pieces, strict=True):
             bucket = p.bucket if result.kind == "brief" else NEUTRAL
             rank_in[bucket] = rank_in.get(bucket, 0) + 1
             rows.append(
@@ -291,8 +232,8 @@ def _save(
                     run=run,
                     bucket=bucket,
                     rank=rank_in[bucket],
-                    document=m.documents[p.doc],
-                    node=nodes.get((m.documents[p.doc].pk, p.node_id(m))),
+                    document=kept.document,
+                    node=nodes.get((kept.document.pk, kept.node_id)),
                     start=p.start,
                     end=p.end,
                     parent_start=p.parent[0] if p.parent[2] else p.start,
@@ -312,15 +253,26 @@ def _save(
             side=result.side[:40],
             removed=result.removed,
             total_ms=elapsed,
-            dollars=totals["dollars"] or Decimal(0),
+            dollars=answer.dollars,
         )
-        # Only while this worker holds the question (a cancel rolls the answer back).
-        if not lease.finish(
-            mode_used=f"research:{run.route}:{result.kind}"[:40],
-            answered_at=timezone.now(),
-            error_message="",
-        ):
-            raise jobs.JobLost(f"question {query.pk} was cancelled or taken over")
+
+    core.persist(
+        query=query,
+        lease=lease,
+        outcome=core.Outcome(
+            draft=core.Draft(
+                text=result.text, answerer=result.answerer, context_text=result.context_text
+            ),
+            checks=list(validation.checks),
+            validation=result.validation or validation.as_dict(),
+            documents={d.key: d for d in m.documents},
+            pieces=pieces,
+            payload_chars=sum(p.end - p.start for p in result.pieces),
+            mode_used=f"research:{run.route}:{result.kind}",
+            extra_citations=removed,
+        ),
+        more=research_rows,
+    )
     logger.info(
         "research query %s (%s/%s) answered in %d ms", query.pk, run.route, result.kind, elapsed
     )
