@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.text import slugify
 
-from legalnav.answers import selectors
+from legalnav.answers import report, selectors
 from legalnav.answers.models import Query
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
@@ -35,13 +35,14 @@ def memo_html(*, matter: Matter, query: Query, user: object) -> str:
     if query.status != Query.Status.ANSWERED or answer is None:
         raise MemoUnavailable("Only an answered question can be exported as a memo.")
     citations = selectors.answer_citations(answer=answer)
+    out = report.answer_report(query=query, answer=answer, citations=citations)
     context = {
         "matter": matter,
         "query": query,
-        "answer": answer,
+        "answer": out,
         "paragraphs": selectors.answer_paragraphs(text=answer.text, citations=citations),
         "provisions": selectors.memo_provisions(citations=citations),
-        "cost": selectors.cost_panel(query=query, answer=answer),
+        "cost": out.cost,
         "exported_at": timezone.now(),
         "exported_by": getattr(user, "get_username", lambda: "")(),
     }

@@ -62,6 +62,7 @@ def query_get(*, matter: Matter, query_id: object) -> Query:
     query = Query.objects.filter(matter=matter, pk=pk).select_related("answer", "asked_by").first()
     if query is None:
         raise Http404("No such question in this matter.")
+    query.matter = matter  # already loaded: the report asks its kind
     return query
 
 
@@ -732,100 +733,3 @@ def memo_provisions(*, citations: list[Citation]) -> list[MemoProvision]:
             )
         )
     return out
-
-
-@dataclass(slots=True)
-class AnswerPage:
-    """Everything the answer fragment shows; ``answer`` and the panels are empty until then."""
-
-    query: Query
-    answer: Answer | None = None
-    paragraphs: list[list[Segment]] = field(default_factory=list)
-    provisions: list[CitedProvision] = field(default_factory=list)
-    evidence: EvidenceBuckets | None = None
-    cost: CostPanel | None = None
-    # A research answer: its route and why, the step trace and the stance buckets (see
-    # answers.research.selectors.research_report); None for other matters.
-    research: dict[str, Any] | None = None
-
-    @property
-    def stale(self) -> bool:
-        """Open, but nobody is working on it (the page says so and offers Retry)."""
-        from legalnav.core import jobs
-
-        return jobs.is_stale(jobs.SPECS["question"], self.query)
-
-    @property
-    def done(self) -> bool:
-        """Polling stops once the question has ended (answered, failed, cancelled) or has
-        stalled: a page never polls forever."""
-        return self.query.status not in (Query.Status.QUEUED, Query.Status.RUNNING) or self.stale
-
-    @property
-    def problems(self) -> list[str]:
-        out = [
-            f"{p.citation.doc_key}:{p.citation.node_ref}: {problem}"
-            for p in self.provisions
-            for problem in p.problems
-        ]
-        validation = self.answer.validation if self.answer is not None else {}
-        out += [f"A quotation with no citation: “{q}”" for q in validation.get("unbound", [])]
-        out += [f"No citation for: {s}" for s in validation.get("uncited", [])]
-        return out
-
-    @property
-    def levels(self) -> list[tuple[str, str, int]]:
-        """(verdict, label, how many citations) for the verdicts this answer has."""
-        counts: dict[str, int] = {}
-        for p in self.provisions:
-            counts[p.verdict] = counts.get(p.verdict, 0) + 1
-        return [(v, VERDICT_LABELS[v], counts[v]) for v in VERDICT_LABELS if counts.get(v)]
-
-    @property
-    def cited_keys(self) -> set[str]:
-        return {f"{p.citation.doc_key}:{p.citation.node_ref}" for p in self.provisions}
-
-
-def answer_page(*, query: Query, panels: bool = True, research: bool = False) -> AnswerPage:
-    page = AnswerPage(query=query)
-    answer = answer_of(query) if query.status == Query.Status.ANSWERED else None
-    if answer is None:
-        return page
-    if research and panels:
-        from legalnav.answers.research.selectors import research_report
-
-        report = research_report(query=query)
-        page.research = report if report.get("route") else None
-    citations = answer_citations(answer=answer)
-    page.answer = answer
-    page.paragraphs = answer_paragraphs(text=answer.text, citations=citations)
-    page.provisions = cited_provisions(citations)
-    if panels:
-        # A research answer's evidence is its stance buckets (shown with the trace) rather than
-        # the rule-based buckets of a contract answer.
-        if page.research is None:
-            page.evidence = evidence_buckets(answer=answer, citations=citations)
-        page.cost = cost_panel(query=query, answer=answer)
-    return page
-
-
-@dataclass(slots=True)
-class Comparison:
-    left: AnswerPage
-    right: AnswerPage
-    both: list[str]
-    only_left: list[str]
-    only_right: list[str]
-
-
-def answers_compare(*, matter: Matter, ids: list[str]) -> Comparison:
-    a, b = queries_for_compare(matter=matter, ids=ids)
-    left, right = answer_page(query=a), answer_page(query=b)
-    lk, rk = left.cited_keys, right.cited_keys
-    return Comparison(
-        left=left,
-        right=right,
-        both=sorted(lk & rk),
-        only_left=sorted(lk - rk),
-        only_right=sorted(rk - lk),
-    )

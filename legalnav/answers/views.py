@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
-from legalnav.answers import actions, selectors
+from legalnav.answers import actions, report, selectors
 from legalnav.answers.memo import MemoUnavailable, memo_export
 from legalnav.answers.models import Query
 from legalnav.answers.ratelimit import RateDecision
@@ -45,7 +45,7 @@ def _ask_context(matter: Matter, **extra: object) -> dict[str, object]:
 
 def _answer_context(matter: Matter, query: Query, **extra: object) -> dict[str, object]:
     """What the answer page and its live fragment render from, wherever they are rendered."""
-    page = selectors.answer_page(query=query, research=matter.kind == Matter.Kind.RESEARCH)
+    page = report.answer_page(query=query)
     return {"matter": matter, "page": page, "modes": MODES, **extra}
 
 
@@ -244,7 +244,7 @@ def answer_compare(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     """Two answers of the matter side by side (``?q=<id>&q=<id>``)."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     try:
-        comparison = selectors.answers_compare(matter=matter, ids=request.GET.getlist("q"))
+        comparison = report.answers_compare(matter=matter, ids=request.GET.getlist("q"))
     except ValueError as exc:  # not exactly two: the history again, with the reason
         context = _history(request, matter, error=str(exc))
         return render(request, "answers/history.html", context, status=400)

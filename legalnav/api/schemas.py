@@ -10,8 +10,17 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from legalnav.answers.report import (  # noqa: F401 - the answer report is the API answer schema
+    AnswerOut,
+    CitationOut,
+    CostOut,
+    DocumentRef,
+    EvidenceItem,
+    EvidenceOut,
+    QueryOut,
+)
 from legalnav.api.errors import MAX_ID
 from legalnav.documents.navindex import FLAG_FIELDS
 
@@ -165,6 +174,14 @@ class UploadForm(BaseModel):
     )
     effective_date: date | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_is_absent(cls, data: Any) -> Any:
+        # A form sends a field left empty as "": it means not given (no kind, no date).
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if v != ""}
+        return data
+
 
 class QueryListParams(PageParams):
     status: Literal["queued", "running", "answered", "failed", "cancelled"] | None = None
@@ -209,12 +226,6 @@ class MatterOut(BaseModel):
 
 class MatterPage(Paged):
     items: list[MatterOut]
-
-
-class DocumentRef(BaseModel):
-    id: int | None = Field(description="null: deleted since (an old answer's evidence).")
-    key: str = Field(description='The id used in navindex files and citations, e.g. "D12".')
-    title: str
 
 
 class DocumentError(BaseModel):
@@ -326,94 +337,6 @@ class SearchResult(BaseModel):
     flags: list[str]
     strategy: str
     hits: list[SearchHit]
-
-
-class CitationOut(BaseModel):
-    doc_key: str
-    node_ref: str
-    document_id: int | None
-    node_id: str | None
-    quote: str
-    valid: bool
-    problem: str
-    verdict: Literal["verified", "unquoted", "quote_not_found", "no_such_provision", ""] = Field(
-        default="",
-        description="verified: the quotation is word for word in the provision; unquoted: the "
-        "provision exists, no quotation was given (weaker); quote_not_found; no_such_provision.",
-    )
-    cited_text: str = Field(
-        default="",
-        description="The provision as it was when the answer was checked (never changes).",
-    )
-    cited_sha256: str = ""
-
-
-class EvidenceItem(BaseModel):
-    rank: int
-    score: float
-    document: DocumentRef
-    node_id: str | None
-    ref: str
-    heading: str
-    snippet: str
-    reason: str
-
-
-class EvidenceOut(BaseModel):
-    supporting: list[EvidenceItem] = Field(description="Passages the answer cites.")
-    adverse: list[EvidenceItem] = Field(
-        description="Uncited passages that qualify a cited one or amend a cited document."
-    )
-    neutral: list[EvidenceItem]
-
-
-class CostOut(BaseModel):
-    calls: int
-    input_tokens: int
-    cache_write_tokens: int
-    cache_read_tokens: int
-    output_tokens: int
-    dollars: str = Field(description="Decimal dollars, from the ledger rows of this question.")
-    estimated: bool = Field(description="Offline tokenizer counts, not a provider's usage.")
-    token_footprint: int
-    context_tokens: int
-    payload_chars: int
-    inject_tokens: int
-    inject_dollars: str
-    crossover_tokens: int
-    inject_cheaper: bool | None = Field(
-        description="Whether a warm cached inject would have cost less; null when the answer "
-        "was itself an inject."
-    )
-    verdict: str
-
-
-class AnswerOut(BaseModel):
-    text: str
-    answerer: str = Field(description='"offline" or the model that answered.')
-    validation: dict[str, Any]
-    citations: list[CitationOut]
-    evidence: EvidenceOut
-    cost: CostOut
-
-
-class QueryOut(BaseModel):
-    id: int
-    matter_id: int
-    question: str
-    mode: str
-    mode_used: str
-    status: Literal["queued", "running", "answered", "failed", "cancelled"]
-    error: str | None
-    error_code: str = Field(
-        default="", description="Why it failed, for programs: queue_unavailable, timeout, llm ..."
-    )
-    stale: bool = Field(
-        default=False, description="Queued or running, but no worker is on it: retry it."
-    )
-    created_at: datetime
-    answered_at: datetime | None
-    answer: AnswerOut | None = Field(description="Present once the status is answered.")
 
 
 class EvaluationRunOut(BaseModel):

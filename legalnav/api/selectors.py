@@ -6,19 +6,19 @@ models of ``schemas``. The two doors share these functions, so they see exactly 
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404
 
-from legalnav.answers import selectors as answer_selectors
-from legalnav.answers.models import Answer, Query
+from legalnav.answers import report
+from legalnav.answers.models import Query
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.core import jobs
 from legalnav.documents import navindex
+from legalnav.documents import selectors as document_selectors
 from legalnav.documents.models import NODE_FLAG_COLUMNS, CrossReference, DefinedTerm, Document, Node
 from legalnav.documents.services import document_write_navindex, navindex_dir
 from legalnav.llm.models import LLMCall
@@ -186,25 +186,12 @@ def document_detail(*, user: object, document_id: object) -> schemas.DocumentOut
 def node_tree(*, user: object, document_id: object) -> schemas.NodeTree:
     """The document's clause tree: ids, references, headings, flags and sizes, no text."""
     doc = document_access(user=user, document_id=document_id)
-    rows = list(
-        Node.objects.filter(document=doc)
-        .order_by("order")
-        .only(
-            "id",
-            "parent_id",
-            "node_id",
-            "kind",
-            "ref",
-            "heading",
-            "level",
-            "text_length",
-            *NODE_FLAG_COLUMNS,
-        )
-    )
-    items: dict[int, schemas.TreeNode] = {}
-    roots: list[schemas.TreeNode] = []
-    for n in rows:
-        item = schemas.TreeNode(
+    count = 0
+
+    def branch(n: Node) -> schemas.TreeNode:
+        nonlocal count
+        count += 1
+        return schemas.TreeNode(
             node_id=n.node_id,
             kind=n.kind,
             ref=n.ref,
@@ -214,10 +201,12 @@ def node_tree(*, user: object, document_id: object) -> schemas.NodeTree:
             text_length=n.text_length,
             children=[],
         )
-        items[n.pk] = item
-        parent = items.get(n.parent_id) if n.parent_id else None
-        (parent.children if parent is not None else roots).append(item)
-    return schemas.NodeTree(document=document_ref(doc), node_count=len(rows), nodes=roots)
+
+    roots = document_selectors.node_tree(document=doc, make=branch, fields=_TREE_FIELDS)
+    return schemas.NodeTree(document=document_ref(doc), node_count=count, nodes=roots)
+
+
+_TREE_FIELDS = ("kind", "ref", "heading", "level", "text_length", *NODE_FLAG_COLUMNS)
 
 
 def storable(text: str) -> bool:
@@ -444,92 +433,10 @@ def navindex_get(
 # --- questions and answers --------------------------------------------------------------------
 
 
-def _dollars(value: Decimal | int | float) -> str:
-    return format(Decimal(value).quantize(Decimal("0.00000001")), "f")
+_dollars = report.dollars
 
-
-def _evidence_item(row: answer_selectors.EvidenceRow) -> schemas.EvidenceItem:
-    node = row.node
-    return schemas.EvidenceItem(
-        rank=row.rank,
-        score=row.score,
-        document=document_ref(row.document),
-        node_id=node.node_id if node else None,
-        ref=node.ref if node else "",
-        heading=node.heading if node else "",
-        snippet=row.snippet,
-        reason=row.reason,
-    )
-
-
-def _answer_out(query: Query, answer: Answer) -> schemas.AnswerOut:
-    citations = answer_selectors.answer_citations(answer=answer)
-    buckets = answer_selectors.evidence_buckets(answer=answer, citations=citations)
-    cost = answer_selectors.cost_panel(query=query, answer=answer)
-    return schemas.AnswerOut(
-        text=answer.text,
-        answerer=answer.answerer,
-        validation=answer.validation or {},
-        citations=[
-            schemas.CitationOut(
-                doc_key=c.doc_key,
-                node_ref=c.node_ref,
-                document_id=c.document_id,
-                node_id=c.node.node_id if c.node else None,
-                quote=c.quote,
-                valid=c.valid,
-                problem=c.problem,
-                verdict=c.verdict,  # type: ignore[arg-type]
-                cited_text=c.cited_text,
-                cited_sha256=c.cited_sha256,
-            )
-            for c in citations
-        ],
-        evidence=schemas.EvidenceOut(
-            supporting=[_evidence_item(r) for r in buckets.supporting],
-            adverse=[_evidence_item(r) for r in buckets.adverse],
-            neutral=[_evidence_item(r) for r in buckets.neutral],
-        ),
-        cost=schemas.CostOut(
-            calls=len(cost.calls),
-            input_tokens=cost.input_tokens,
-            cache_write_tokens=cost.cache_write_tokens,
-            cache_read_tokens=cost.cache_read_tokens,
-            output_tokens=cost.output_tokens,
-            dollars=_dollars(cost.dollars),
-            estimated=cost.estimated,
-            token_footprint=cost.token_footprint,
-            context_tokens=cost.context_tokens,
-            payload_chars=cost.payload_chars,
-            inject_tokens=cost.inject_tokens,
-            inject_dollars=_dollars(cost.inject_dollars),
-            crossover_tokens=cost.crossover_tokens,
-            inject_cheaper=cost.inject_cheaper,
-            verdict=cost.verdict,
-        ),
-    )
-
-
-def query_out(query: Query, *, with_answer: bool = True) -> schemas.QueryOut:
-    answer = None
-    if with_answer and query.status == Query.Status.ANSWERED:
-        found = answer_selectors.answer_of(query)
-        if found is not None:
-            answer = _answer_out(query, found)
-    return schemas.QueryOut(
-        id=query.pk,
-        matter_id=query.matter_id,
-        question=query.question,
-        mode=query.mode,
-        mode_used=query.mode_used,
-        status=query.status,  # type: ignore[arg-type]
-        error=query.error_message or None,
-        error_code=query.error_code,
-        stale=jobs.is_stale(jobs.SPECS["question"], query),
-        created_at=query.created_at,
-        answered_at=query.answered_at,
-        answer=answer,
-    )
+# The answer report (legalnav.answers.report) is what every door renders for a question.
+query_out = report.query_report
 
 
 def query_detail(*, user: object, matter_id: object, query_id: object) -> schemas.QueryOut:

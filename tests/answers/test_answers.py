@@ -233,8 +233,9 @@ def test_ask_command_prints_json(bioamber_matter, capsys):
         "--json",
     )
     data = json.loads(capsys.readouterr().out)
-    assert data["answerer"] == "offline" and data["citations"] and data["validation"]["ok"]
-    assert "four (4) years" in data["answer"]
+    answer = data["answer"]
+    assert answer["answerer"] == "offline" and answer["citations"] and answer["validation"]["ok"]
+    assert "four (4) years" in answer["text"] and data["status"] == "answered"
 
 
 @pytest.mark.django_db

@@ -470,7 +470,7 @@ def test_ask_returns_an_id_to_poll_and_the_answer_with_everything(
     assert answer["citations"] and all(c["valid"] for c in answer["citations"])
     assert any(c["node_id"] == "s13.2" for c in answer["citations"])
     evidence = answer["evidence"]
-    assert set(evidence) == {"supporting", "adverse", "neutral"}
+    assert set(evidence) == {"sorted_by", "supporting", "adverse", "neutral"}
     assert evidence["supporting"] and evidence["supporting"][0]["document"]["key"]
     cost = answer["cost"]
     assert cost["calls"] == 1 and cost["dollars"] == "0.00000000" and cost["estimated"]
@@ -576,6 +576,55 @@ def test_wrong_method_is_405_with_allow_and_unknown_paths_are_json_404(matter, o
     )
 
 
+def test_methods_and_bodies_at_the_edges_keep_the_api_format(matter, owner_actor, indexed):
+    c = owner_actor.client
+    head = c.head(f"{V1}/matters")
+    assert head.status_code == 200 and head.content == b""
+    reindex = f"{V1}/documents/{indexed[0].pk}/reindex"
+    response = c.get(reindex)
+    assert error_of(response, 405)["message"] == "GET is not allowed here; use POST."
+    assert response["Allow"] == "POST"
+    response = c.patch(f"{V1}/matters/{matter.pk}/documents")
+    assert error_of(response, 405) and response["Allow"] == "GET, HEAD, POST"
+    response = c.post("/api/openapi.json")
+    assert error_of(response, 405)["code"] == "method_not_allowed"
+    assert c.head("/api/openapi.json").status_code == 200
+    assert error_of(c.get("/api/"), 404)["code"] == "not_found"
+    # A blank body is no body: fine where the body is optional, refused where it is required.
+    blank = c.post(reindex, data="  \n", content_type="text/plain")
+    assert blank.status_code == 202, blank.content
+    ask = c.post(f"{V1}/matters/{matter.pk}/queries", data=" ", content_type="application/json")
+    assert error_of(ask, 400) == {
+        "code": "invalid_request",
+        "message": "Send a JSON body.",
+        "field": None,
+    }
+    err = error_of(c.post(reindex, data="null", content_type="application/json"), 400)
+    assert err["code"] == "malformed_json"
+    # Messages name the field the way they always have, nested list items included.
+    err = error_of(owner_actor.get(f"{V1}/matters/{matter.pk}/search?q=x&flags=hasUnicorns"), 422)
+    assert err["message"].startswith("'flags' input should be 'isDefinition'")
+    err = error_of(owner_actor.get(f"{V1}/matters?limit=abc"), 422)
+    assert (
+        err["message"]
+        == "'limit' input should be a valid integer, unable to parse string as an integer"
+    )
+
+
+def test_upload_form_fields_left_empty_are_not_given(matter, owner_actor):
+    response = upload(owner_actor, matter.pk, title="", kind="", amends="", effective_date="")
+    assert response.status_code == 201, response.content
+    doc = response.json()["document"]
+    assert doc["effective_date"] is None and doc["amends_id"] is None and doc["kind"]
+
+
+def test_json_as_pydantic_writes_it(matter, owner_actor):
+    response = owner_actor.get(f"{V1}/matters/{matter.pk}")
+    assert response["Content-Type"] == "application/json"
+    created = response.json()["created_at"]
+    assert created == matter.created_at.isoformat().replace("+00:00", "Z")  # microseconds kept
+
+
 def test_openapi_document_matches_the_routes(client):
     doc = client.get("/api/openapi.json").json()
     assert doc["openapi"].startswith("3.1") and doc["components"]["securitySchemes"]["bearer"]
@@ -599,6 +648,32 @@ def test_openapi_document_matches_the_routes(client):
         if p["name"] == "flags"
     )
     assert flags["explode"] is False and "hasMoney" in json.dumps(flags["schema"])
+    # One bearer scheme for the whole API; each operation named as its URL and documenting its
+    # refusals in the error format.
+    assert doc["security"] == [{"bearer": []}]
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    ids = [op["operationId"] for ops in doc["paths"].values() for op in ops.values()]
+    assert len(set(ids)) == 21 and "matters_list" in ids
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            assert "security" not in op and op["tags"] and op["summary"], (method, path)
+            assert op["responses"]["401"]["content"] == error, (method, path)
+    upload = doc["paths"]["/api/v1/matters/{matter_id}/documents"]["post"]
+    assert upload["operationId"] == "documents_upload"
+    assert set(upload["responses"]) == {
+        "200",
+        "201",
+        "400",
+        "401",
+        "403",
+        "404",
+        "413",
+        "415",
+        "422",
+        "503",
+    }
+    form = upload["requestBody"]["content"]["multipart/form-data"]["schema"]
+    assert form["required"] == ["file"] and form["properties"]["kind"]["type"] == "string"
 
 
 def test_mcp_over_wsgi_points_to_the_asgi_entry_point(client):
@@ -607,7 +682,7 @@ def test_mcp_over_wsgi_points_to_the_asgi_entry_point(client):
 
 
 def test_reverse_names(matter):
-    assert reverse("api:openapi") == "/api/openapi.json"
+    assert reverse("api:openapi-json") == "/api/openapi.json"
     assert reverse("api:matters_detail", args=[matter.pk]) == f"{V1}/matters/{matter.pk}"
 
 

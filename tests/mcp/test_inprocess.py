@@ -237,7 +237,7 @@ def test_ask_waits_for_the_answer_and_get_answer_polls(world: World):
     answer = out["answer"]
     assert "Minnesota" in answer["text"] and answer["validation"]["ok"]
     assert any(c["node_id"] == "s13.2" and c["valid"] for c in answer["citations"])
-    assert set(answer["evidence"]) == {"supporting", "adverse", "neutral"}
+    assert set(answer["evidence"]) == {"sorted_by", "supporting", "adverse", "neutral"}
     assert answer["cost"]["calls"] == 1
     event = AuditEvent.objects.get(matter=world.matter, action=AuditEvent.Action.ASKED)
     assert event.user == world.alice and event.detail["via"] == "mcp"

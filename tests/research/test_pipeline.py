@@ -264,10 +264,11 @@ def test_research_command_prints_route_answer_and_trace(research_matter, judgmen
         matter=str(research_matter.pk),
         json=True,
     )
-    report = json.loads(capsys.readouterr().out)
-    assert report["route"] == "simple" and report["answer_kind"] == "listing"
-    assert [s["name"] for s in report["trace"]] == ["load", "route", "listing", "validate"]
-    assert report["evidence"]["neutral"]
+    answer = json.loads(capsys.readouterr().out)["answer"]
+    research = answer["research"]
+    assert research["route"] == "simple" and research["answer_kind"] == "listing"
+    assert [s["name"] for s in research["trace"]] == ["load", "route", "listing", "validate"]
+    assert answer["evidence"]["neutral"] and answer["evidence"]["sorted_by"] == "stance"
 
 
 def test_the_answer_page_shows_the_route_the_trace_and_the_stance_buckets(

@@ -1,11 +1,15 @@
-"""Ask a question of a matter from the command line: manage.py ask --matter 1 "question" [--json]."""
+"""Ask a question of a matter from the command line: manage.py ask --matter 1 "question" [--json].
+
+``--json`` prints the answer report (legalnav.answers.report), the same object the API and MCP
+return for the question."""
 
 from __future__ import annotations
 
 import json
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 
+from legalnav.answers import report
 from legalnav.answers.models import Query
 from legalnav.answers.services import QueryRejected, query_answer, query_create
 from legalnav.matters.models import Matter
@@ -43,49 +47,30 @@ class Command(BaseCommand):
         assert query is not None
         if query.status != Query.Status.ANSWERED:
             raise CommandError(f"The question could not be answered: {query.error_message}")
-        answer = query.answer
-        data = {
-            "query_id": query.pk,
-            "matter": matter.name,
-            "question": query.question,
-            "mode": query.mode,
-            "mode_used": query.mode_used,
-            "answerer": answer.answerer,
-            "answer": answer.text,
-            "citations": [
-                {
-                    "document": c.doc_key,
-                    "provision": c.node_ref,
-                    "quote": c.quote,
-                    "valid": c.valid,
-                    "problem": c.problem,
-                }
-                for c in answer.citations.all()
-            ],
-            "validation": answer.validation,
-            "cost": {
-                "dollars": str(answer.dollars),
-                "token_footprint": answer.token_footprint,
-                "answering_context_tokens": answer.context_tokens,
-                "payload_chars": answer.payload_chars,
-                "inject_tokens": answer.inject_tokens,
-                "inject_dollars_warm": str(answer.inject_dollars),
-                "crossover": answer.crossover,
-            },
-        }
+        out = report.query_report(query)
         if opts["json"]:
-            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            # The answer report, exactly as the API and MCP give it.
+            self.stdout.write(json.dumps(out.model_dump(mode="json"), indent=2, ensure_ascii=False))
             return
-        self.stdout.write(answer.text)
-        self.stdout.write("")
-        valid = (
-            "all citations check out"
-            if answer.validation.get("ok")
-            else "CITATION PROBLEMS: " + "; ".join(answer.validation.get("problems", []))
-        )
-        self.stdout.write(f"— {answer.answerer}, mode {query.mode_used}; {valid}")
-        self.stdout.write(
-            f"— ${answer.dollars:.6f}; footprint {answer.token_footprint:,} tokens; answering context "
-            f"{answer.context_tokens:,} tokens; inject would read {answer.inject_tokens:,} tokens "
-            f"(${answer.inject_dollars:.6f} warm)"
-        )
+        print_answer(self.stdout, out)
+
+
+def print_answer(stdout: OutputWrapper, out: report.QueryOut) -> None:
+    """The answer report as text: the answer, the citation check and the cost line."""
+    answer = out.answer
+    assert answer is not None
+    stdout.write(answer.text)
+    stdout.write("")
+    validation = answer.validation
+    valid = (
+        "all citations check out"
+        if validation.get("ok")
+        else "CITATION PROBLEMS: " + "; ".join(validation.get("problems", []))
+    )
+    stdout.write(f"— {answer.answerer}, mode {out.mode_used}; {valid}")
+    cost = answer.cost
+    stdout.write(
+        f"— ${float(cost.dollars):.6f}; footprint {cost.token_footprint:,} tokens; answering "
+        f"context {cost.context_tokens:,} tokens; inject would read {cost.inject_tokens:,} "
+        f"tokens (${float(cost.inject_dollars):.6f} warm)"
+    )

@@ -11,8 +11,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from legalnav.answers import report
 from legalnav.answers.models import Query
-from legalnav.answers.research.selectors import research_report
 from legalnav.answers.services import QueryRejected, query_answer, query_create
 from legalnav.matters.models import Matter
 
@@ -48,34 +48,40 @@ class Command(BaseCommand):
         if answered is None or answered.status != Query.Status.ANSWERED:
             reason = answered.error_message if answered else "it disappeared"
             raise CommandError(f"The question could not be answered: {reason}")
-        report = research_report(query=answered)
+        out = report.query_report(answered)
         if opts["json"]:
-            self.stdout.write(json.dumps(report, indent=2, ensure_ascii=False, default=str))
+            self.stdout.write(json.dumps(out.model_dump(mode="json"), indent=2, ensure_ascii=False))
             return
-        self.stdout.write(
-            f"Route: {report['route']} — {report['route_reason']} ({report['routed_by']})"
-        )
+        answer, research = out.answer, out.answer.research if out.answer else None
+        assert answer is not None
+        if research is not None:
+            self.stdout.write(
+                f"Route: {research.route} — {research.route_reason} ({research.routed_by})"
+            )
         self.stdout.write("")
-        self.stdout.write(report["answer"])
+        self.stdout.write(answer.text)
         self.stdout.write("")
         for bucket in ("supporting", "adverse", "neutral"):
-            rows = report["evidence"][bucket]
+            rows = getattr(answer.evidence, bucket)
             if rows:
                 self.stdout.write(f"{bucket.capitalize()} evidence:")
                 for row in rows:
                     self.stdout.write(
-                        f"  [{row['document']}:{row['node']}] {row['case']} {row['parent']} — {row['reason']}"
+                        f"  [{row.document.key}:{row.node_id or ''}] {row.case} {row.parent} — "
+                        f"{row.reason}"
                     )
-        for removed in report["removed"]:
+        if research is None:
+            return
+        for removed in research.removed:
             self.stdout.write(
                 f"REMOVED {removed['citation']} {removed['problem']}: {removed['quotes']}"
             )
         self.stdout.write("")
         self.stdout.write("Trace:")
-        for step in report["trace"]:
-            cost = f", ${float(step['dollars']):.6f}" if step["llm_calls"] else ""
-            note = f" — {step['note']}" if step["note"] else ""
+        for step in research.trace:
+            cost = f", ${float(step.dollars):.6f}" if step.llm_calls else ""
+            note = f" — {step.note}" if step.note else ""
             self.stdout.write(
-                f"  {step['order']}. {step['name']} [{step['status']}] {step['ms']} ms{cost}{note}"
+                f"  {step.order}. {step.name} [{step.status}] {step.ms} ms{cost}{note}"
             )
-        self.stdout.write(f"Total {report['total_ms']} ms, ${float(report['dollars']):.6f}")
+        self.stdout.write(f"Total {research.total_ms} ms, ${float(research.dollars):.6f}")
