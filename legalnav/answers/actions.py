@@ -1,5 +1,5 @@
 """What a member can do to a question, one function per action for every door (the ask page, the
-JSON API, MCP): ask, retry and cancel. Each applies the asking rate limit where it applies,
+JSON API, MCP): ask, retry, cancel and export a memo. Each applies the asking rate limit where it applies,
 writes its audit row, and sends the job once the row is committed. Access (``matter_for`` or the
 API's ``matter_access``) is checked by the door before it calls in, since each door answers a
 refusal in its own way (a 404 page, a JSON error, an MCP error).
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 
+from legalnav.answers.memo import Memo, memo_render
 from legalnav.answers.models import Query
 from legalnav.answers.ratelimit import RateDecision, ask_rate_refund, ask_rate_take
 from legalnav.answers.services import query_cancel, query_create, query_retry
@@ -131,3 +132,22 @@ def question_stop(*, matter: Matter, user: object, query: Query, via: str) -> bo
         detail={"query_id": query.pk, "via": via},
     )
     return True
+
+
+def memo_export(*, matter: Matter, query: Query, user: object, via: str) -> Memo:
+    """The answered question as a PDF memo; the export is recorded in the matter's audit trail.
+    Any member may export (the door checked VIEW). Raises ``MemoUnavailable`` before an answer."""
+    memo = memo_render(matter=matter, query=query, user=user)
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.EXPORTED,
+        target=f"memo of question Q{query.pk}",
+        detail={
+            "query_id": query.pk,
+            "question": query.question[:200],
+            "bytes": len(memo.pdf),
+            "via": via,
+        },
+    )
+    return memo

@@ -1,7 +1,7 @@
 """The PDF memo of one answered question: matter, date, question, answer, every cited provision
 verbatim with its document and clause, the mode and what it cost, page numbers.
 
-WeasyPrint is imported inside ``memo_export`` only: it pulls in Pango, fontTools and friends,
+WeasyPrint is imported inside ``memo_render`` only: it pulls in Pango, fontTools and friends,
 which the web process must not load just to render a page (tests/test_lazy_imports.py).
 """
 
@@ -15,8 +15,7 @@ from django.utils.text import slugify
 
 from legalnav.answers import report, selectors
 from legalnav.answers.models import Query
-from legalnav.matters.audit import audit_record
-from legalnav.matters.models import AuditEvent, Matter
+from legalnav.matters.models import Matter
 
 
 class MemoUnavailable(ValueError):
@@ -49,18 +48,11 @@ def memo_html(*, matter: Matter, query: Query, user: object) -> str:
     return render_to_string("memo/memo.html", context)
 
 
-def memo_export(*, matter: Matter, query: Query, user: object) -> Memo:
-    """Render the memo to PDF and record the export in the matter's audit trail."""
+def memo_render(*, matter: Matter, query: Query, user: object) -> Memo:
+    """Render the memo to PDF (nothing recorded: ``actions.memo_export`` audits the export)."""
     html = memo_html(matter=matter, query=query, user=user)
     from weasyprint import HTML  # heavy: only when a memo is actually exported
 
     pdf = HTML(string=html).write_pdf()
-    audit_record(
-        matter=matter,
-        user=user,
-        action=AuditEvent.Action.EXPORTED,
-        target=f"memo of question Q{query.pk}",
-        detail={"query_id": query.pk, "question": query.question[:200], "bytes": len(pdf)},
-    )
     name = slugify(matter.name)[:60] or "matter"
     return Memo(pdf=pdf, filename=f"legalnav-memo-{name}-Q{query.pk}.pdf")

@@ -31,7 +31,7 @@ from legalnav.answers.citations import (
 from legalnav.answers.models import Answer, Citation, Evidence, Query
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
-from legalnav.llm.models import LLMCall
+from legalnav.llm.models import LLMCall, totals_of
 from legalnav.llm.prices import PriceCard, inject_crossover
 from legalnav.matters.models import Matter
 
@@ -409,6 +409,7 @@ def cost_panel(*, query: Query, answer: Answer) -> CostPanel:
         )
         .order_by("created_at", "id")
     )
+    totals = totals_of(calls)
     crossover: dict[str, Any] = answer.crossover or {}
     corpus = int(crossover.get("corpus_tokens", answer.inject_tokens) or 0)
     payload = int(crossover.get("payload_tokens", answer.context_tokens) or 0)
@@ -437,11 +438,11 @@ def cost_panel(*, query: Query, answer: Answer) -> CostPanel:
         )
     return CostPanel(
         calls=calls,
-        input_tokens=sum(c.input_tokens for c in calls),
-        cache_write_tokens=sum(c.cache_write_tokens for c in calls),
-        cache_read_tokens=sum(c.cache_read_tokens for c in calls),
-        output_tokens=sum(c.output_tokens for c in calls),
-        dollars=sum((c.dollars for c in calls), Decimal(0)),
+        input_tokens=totals["input_tokens"],
+        cache_write_tokens=totals["cache_write_tokens"],
+        cache_read_tokens=totals["cache_read_tokens"],
+        output_tokens=totals["output_tokens"],
+        dollars=totals["dollars"],
         estimated=any(c.estimated for c in calls),
         token_footprint=answer.token_footprint,
         context_tokens=answer.context_tokens,

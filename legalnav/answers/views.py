@@ -14,7 +14,7 @@ from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from legalnav.answers import actions, report, selectors
-from legalnav.answers.memo import MemoUnavailable, memo_export
+from legalnav.answers.memo import MemoUnavailable
 from legalnav.answers.models import Query
 from legalnav.answers.ratelimit import RateDecision
 from legalnav.answers.services import QueryRejected
@@ -260,7 +260,7 @@ def answer_memo(request: HtmxHttpRequest, matter_id: int, query_id: int) -> Http
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     query = selectors.query_get(matter=matter, query_id=query_id)
     try:
-        memo = memo_export(matter=matter, query=query, user=request.user)
+        memo = actions.memo_export(matter=matter, query=query, user=request.user, via="page")
     except MemoUnavailable as exc:
         return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
     response = HttpResponse(memo.pdf, content_type="application/pdf")

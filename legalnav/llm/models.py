@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -8,23 +9,28 @@ from django.db.models import Sum
 
 from legalnav.llm.prices import PriceCard, Usage
 
+SUMMED = ("input_tokens", "cache_write_tokens", "cache_read_tokens", "output_tokens", "dollars")
+
+
+def _with_footprint(sums: dict[str, Any]) -> dict[str, Any]:
+    totals: dict[str, Any] = {key: sums.get(key) or 0 for key in SUMMED}
+    totals["dollars"] = Decimal(totals["dollars"])
+    totals["token_footprint"] = (
+        totals["input_tokens"] + totals["cache_write_tokens"] + totals["cache_read_tokens"]
+    )
+    return totals
+
+
+def totals_of(calls: Iterable[LLMCall]) -> dict[str, Any]:
+    """``LLMCallQuerySet.totals`` of rows already loaded (a cost panel lists them too)."""
+    calls = list(calls)
+    return _with_footprint({key: sum(getattr(c, key) for c in calls) for key in SUMMED})
+
 
 class LLMCallQuerySet(models.QuerySet["LLMCall"]):
     def totals(self) -> dict[str, Any]:
         """Summed tokens and dollars of these rows (what a cost panel shows), zeros when empty."""
-        sums = self.aggregate(
-            input_tokens=Sum("input_tokens"),
-            cache_write_tokens=Sum("cache_write_tokens"),
-            cache_read_tokens=Sum("cache_read_tokens"),
-            output_tokens=Sum("output_tokens"),
-            dollars=Sum("dollars"),
-        )
-        totals: dict[str, Any] = {key: value or 0 for key, value in sums.items()}
-        totals["dollars"] = Decimal(totals["dollars"])
-        totals["token_footprint"] = (
-            totals["input_tokens"] + totals["cache_write_tokens"] + totals["cache_read_tokens"]
-        )
-        return totals
+        return _with_footprint(self.aggregate(**{key: Sum(key) for key in SUMMED}))
 
 
 class LLMCall(models.Model):
