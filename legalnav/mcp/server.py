@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 from django.core.exceptions import PermissionDenied
+from django.core.signals import request_finished
 from django.db import close_old_connections
 from django.http import Http404
 from mcp.server.auth.provider import TokenVerifier
@@ -162,17 +163,35 @@ def build_server(
         fixed_token=token,
     )
 
+    call = _caller(token)
+    _reading_tools(server, call)
+    _provision_tools(server, call)
+    _question_tools(server, call)
+    _job_tools(server, call)
+    _resources(server, call)
+    return server
+
+
+Caller = Callable[[Context, Callable[[object], T]], T]
+
+
+def _caller(token: str | None) -> Caller:
     def call(ctx: Context, fn: Callable[[object], T]) -> T:
-        """Run ``fn(user)`` for the acting user; refusals become tool errors the model reads."""
+        """Run ``fn(user)`` for the acting user; refusals become tool errors the model reads.
+        Each call ends as a request does (connections closed, the index cache written)."""
         try:
             user = _user(ctx, token)
             return fn(user)
         except (ApiError, Http404, PermissionDenied) as exc:
             raise ToolError(_refusal(exc)) from None
         finally:
-            close_old_connections()
+            request_finished.send(sender=LegalnavMCP)
 
-    # --- tools --------------------------------------------------------------------------------
+    return call
+
+
+def _reading_tools(server: MCPServer, call: Caller) -> None:
+    """Tools that list: matters, documents, a document's navindex."""
 
     @server.tool(title="List matters")
     def list_matters(ctx: Context, limit: Limit = 25, offset: Offset = 0) -> schemas.MatterPage:
@@ -210,6 +229,10 @@ def build_server(
             ctx,
             lambda user: selectors.navindex_get(user=user, document_id=document_id, params=params),
         )
+
+
+def _provision_tools(server: MCPServer, call: Caller) -> None:
+    """Tools that read provisions: by node id, and by search."""
 
     @server.tool(title="Get provisions")
     def get_provisions(
@@ -267,6 +290,10 @@ def build_server(
 
         return call(ctx, run)
 
+
+def _question_tools(server: MCPServer, call: Caller) -> None:
+    """Asking, and reading an answer (the answer report, as the API gives it)."""
+
     @server.tool(title="Ask a question")
     def ask(
         ctx: Context,
@@ -300,6 +327,10 @@ def build_server(
         citations, the evidence (supporting, adverse, neutral), the validation and the cost."""
         return call(ctx, lambda user: _wait(user, matter_id, query_id, wait_seconds))
 
+
+def _job_tools(server: MCPServer, call: Caller) -> None:
+    """Retry and cancel, for every kind of job."""
+
     @server.tool(title="Retry a job")
     def retry_job(
         ctx: Context,
@@ -310,21 +341,7 @@ def build_server(
         """Send a failed, cancelled or stalled job again: a document's indexing (kind
         "document", job_id the document id), a question (kind "question", with its matter_id)
         or an evaluation run (kind "evaluation"). Returns the job's new state."""
-
-        def run(user: object) -> dict[str, Any]:
-            if kind == "document":
-                return services.document_requeue(
-                    user=user, document_id=job_id, force=False, via=VIA
-                ).model_dump(mode="json")
-            if kind == "question":
-                return services.question_retry(
-                    user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
-                ).model_dump(mode="json")
-            return services.evaluation_retry(user=user, run_id=job_id, via=VIA).model_dump(
-                mode="json"
-            )
-
-        return call(ctx, run)
+        return call(ctx, lambda user: _job_action(RETRY, kind, user, job_id, matter_id))
 
     @server.tool(title="Cancel a job")
     def cancel_job(
@@ -335,23 +352,11 @@ def build_server(
     ) -> dict[str, Any]:
         """Stop a queued, running or stalled job (kinds as for retry_job). A document that was
         indexed before keeps the clauses of its last completed run."""
+        return call(ctx, lambda user: _job_action(CANCEL, kind, user, job_id, matter_id))
 
-        def run(user: object) -> dict[str, Any]:
-            if kind == "document":
-                return services.document_stop(user=user, document_id=job_id, via=VIA).model_dump(
-                    mode="json"
-                )
-            if kind == "question":
-                return services.question_stop(
-                    user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
-                ).model_dump(mode="json")
-            return services.evaluation_stop(user=user, run_id=job_id, via=VIA).model_dump(
-                mode="json"
-            )
 
-        return call(ctx, run)
-
-    # --- resources ----------------------------------------------------------------------------
+def _resources(server: MCPServer, call: Caller) -> None:
+    """Documents and provisions as resources."""
 
     def read(ctx: Context, fn: Callable[[object], T]) -> T:
         try:
@@ -394,7 +399,40 @@ def build_server(
 
         return read(ctx, run)
 
-    return server
+
+# What retry_job and cancel_job do for each kind of job: the same services as the API's.
+RETRY: dict[str, Callable[[object, int, int | None], Any]] = {
+    "document": lambda user, job_id, _: services.document_requeue(
+        user=user, document_id=job_id, force=False, via=VIA
+    ),
+    "question": lambda user, job_id, matter_id: services.question_retry(
+        user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
+    ),
+    "evaluation": lambda user, job_id, _: services.evaluation_retry(
+        user=user, run_id=job_id, via=VIA
+    ),
+}
+CANCEL: dict[str, Callable[[object, int, int | None], Any]] = {
+    "document": lambda user, job_id, _: services.document_stop(
+        user=user, document_id=job_id, via=VIA
+    ),
+    "question": lambda user, job_id, matter_id: services.question_stop(
+        user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
+    ),
+    "evaluation": lambda user, job_id, _: services.evaluation_stop(
+        user=user, run_id=job_id, via=VIA
+    ),
+}
+
+
+def _job_action(
+    table: dict[str, Callable[[object, int, int | None], Any]],
+    kind: str,
+    user: object,
+    job_id: int,
+    matter_id: int | None,
+) -> dict[str, Any]:
+    return table[kind](user, job_id, matter_id).model_dump(mode="json")
 
 
 def _need_matter(matter_id: int | None) -> int:
