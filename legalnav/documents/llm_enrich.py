@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from legalnav.documents.models import Document, Node
 from legalnav.llm.models import LLMCall
-from legalnav.llm.prompts import (
+from legalnav.llm.prompts.enrichment import (
     ENRICH_MAX_TOPICS,
     ClauseEnrichment,
     PromptClause,

@@ -11,39 +11,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from legalnav.llm.navindex_keys import KEYS
+
 SNIPPET_CHARS = 160
 
-# Readable key -> two-character key. The planner prompt carries the same legend.
-KEYS: dict[str, str] = {
-    "documentId": "di",
-    "documentTitle": "dn",
-    "documentKind": "dk",
-    "effectiveDate": "ed",
-    "amends": "am",
-    "documentTags": "dg",
-    "Jurisdiction": "ju",
-    "Topic": "tp",
-    "documentIndex": "ix",
-    "provisions": "pv",
-    "nodeId": "id",
-    "clauseReference": "cr",
-    "title": "ti",
-    "summary": "su",
-    "keywords": "kw",
-    "crossReferencedIds": "xr",
-    "children": "ch",
-    "snippet": "sn",
-    "isDefinition": "df",
-    "hasMoney": "mo",
-    "hasDate": "dt",
-    "hasPercentage": "pc",
-    "hasLiabilityLimit": "ll",
-    "hasCondition": "cn",
-    "hasParty": "pa",
-    "isTocEntry": "tc",
-    "textLength": "tl",
-}
-assert len(set(KEYS.values())) == len(KEYS), "two-character keys must be unique"
 
 FLAG_FIELDS = (
     ("isDefinition", "is_definition"),

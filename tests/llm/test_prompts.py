@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from legalnav.documents.navindex import KEYS
+from legalnav.llm.navindex_keys import KEYS
 from legalnav.llm.prompts import (
     INJECT_ANSWER_SYSTEM,
     MAX_SELECTIONS,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from legalnav.documents.parsing.judgments import Treatment, treatment_of
+from legalnav.documents.parsing.judgments.treatment import Treatment, treatment_of
 
 SUPPORTING, ADVERSE, NEUTRAL = "supporting", "adverse", "neutral"
 BUCKETS = (SUPPORTING, ADVERSE, NEUTRAL)

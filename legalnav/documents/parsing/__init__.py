@@ -22,7 +22,8 @@ from legalnav.documents.parsing.enrich import (
     resolve_references,
     summarise,
 )
-from legalnav.documents.parsing.structure import ParsedNode, TocEntry, parse_structure
+from legalnav.documents.parsing.structure.nodes import ParsedNode, TocEntry
+from legalnav.documents.parsing.structure.parser import parse_structure
 from legalnav.documents.parsing.trie import phrase_regex
 
 __all__ = ["ParsedDocument", "ParsedNode", "ParsedRef", "ParsedTerm", "TocEntry", "parse_document"]

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from legalnav.documents.parsing.numbering import article_number, decimal_tuple
-from legalnav.documents.parsing.structure import ATTACHMENT_KINDS, ParsedNode
+from legalnav.documents.parsing.structure.nodes import ATTACHMENT_KINDS, ParsedNode
 from legalnav.documents.parsing.trie import phrase_regex
 
 FLAG_NAMES = (

@@ -1,0 +1,127 @@
+"""The case card: everything the header, the closing order and the text say about a judgment."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any
+
+from legalnav.documents.parsing.judgments.cases import CitedCase, cases_cited
+from legalnav.documents.parsing.judgments.chunks import ParentChunk, parent_chunks
+from legalnav.documents.parsing.judgments.findings import Finding, findings
+from legalnav.documents.parsing.judgments.header import (
+    case_number,
+    court,
+    decided,
+    is_uk_transcript,
+    judges,
+    judicial_treatment,
+    neutral_citation,
+    proceeding,
+    uk_case_number,
+    uk_judges,
+)
+from legalnav.documents.parsing.judgments.outcome import closing_outcome
+from legalnav.documents.parsing.judgments.paragraphs import paragraph_at, paragraphs
+from legalnav.documents.parsing.judgments.parties import (
+    VERSUS,
+    party_labels,
+    party_list,
+    party_role,
+    split_case_name,
+    uk_parties,
+)
+from legalnav.documents.parsing.judgments.statutes import StatuteCited, statutes_cited
+
+
+@dataclass(slots=True)
+class CaseCardData:
+    case_name: str = ""
+    court: str = ""
+    decided: date | None = None
+    case_number: str = ""
+    neutral_citation: str = ""
+    judges: list[str] = field(default_factory=list)
+    appellants: list[str] = field(default_factory=list)  # appellants / petitioners / applicants
+    respondents: list[str] = field(default_factory=list)
+    appellant_role: str = ""  # "state" | "private" | ""
+    respondent_role: str = ""
+    # What the text calls each side ("accused", "tenant", "workman", "bank" …), see party_labels.
+    appellant_label: str = ""
+    respondent_label: str = ""
+    proceeding: str = ""  # "criminal appeal", "civil appeal", "writ petition", …
+    criminal: bool = False
+    outcome: str = "unknown"  # one of OUTCOMES
+    outcome_text: str = ""  # the closing words the outcome was read from, verbatim
+    outcome_paragraph: int = 0
+    winner: str = "unknown"  # "appellant" | "respondent" | "mixed" | "unknown"
+    judicial_treatment: str = ""  # "Negative Judicial Treatment" when the report flags it
+    statutes: list[StatuteCited] = field(default_factory=list)
+    cases_cited: list[CitedCase] = field(default_factory=list)
+    issues: list[Finding] = field(default_factory=list)
+    holdings: list[Finding] = field(default_factory=list)
+    paragraph_count: int = 0
+    parents: list[ParentChunk] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["decided"] = self.decided.isoformat() if self.decided else None
+        return data
+
+
+def case_card(text: str, *, title: str = "") -> CaseCardData:
+    """Everything the header, the closing order and the text say about a judgment."""
+    card = CaseCardData()
+    paras = paragraphs(text)
+    body_start = next((p.start for p in paras if p.numbered), 0)
+    header = text[: body_start or min(len(text), 4000)]
+    lines = [ln.strip() for ln in header.split("\n")]
+    nonblank = [ln for ln in lines if ln]
+
+    card.neutral_citation = neutral_citation(header)
+    card.court = court(header, text)
+    card.decided = decided(header)
+    card.judicial_treatment = judicial_treatment(header)
+
+    if is_uk_transcript(header):
+        card.appellants, card.respondents = uk_parties(header)
+        if card.appellants and card.respondents:
+            card.case_name = f"{card.appellants[0]} v {card.respondents[0]}"[:300]
+        card.case_number = uk_case_number(header)
+        card.judges = uk_judges(header)
+    else:
+        name = nonblank[0] if nonblank else title
+        card.case_name = " ".join(name.split())[:300]
+        left, right = split_case_name(card.case_name)
+        card.appellants, card.respondents = party_list(left), party_list(right)
+        card.case_number = case_number(header)
+        card.judges = judges(header)
+    if not card.case_name or card.case_name.lower().startswith("neutral citation"):
+        # A transcript whose parties could not be read: its running title ("X v Y") if any.
+        running = next(
+            (ln for ln in nonblank if VERSUS.search(ln) and len(ln) < 200 and ":" not in ln), ""
+        )
+        card.case_name = " ".join(running.split()) or title
+    card.appellant_role = party_role(card.appellants)
+    card.respondent_role = party_role(card.respondents)
+    card.proceeding, card.criminal = proceeding(card.case_number, text)
+    card.appellant_label, card.respondent_label = party_labels(
+        text, criminal=card.criminal, appellant_role=card.appellant_role
+    )
+
+    card.outcome, card.outcome_text, out_at = closing_outcome(text)
+    owner = paragraph_at(paras, out_at) if out_at >= 0 else None
+    card.outcome_paragraph = owner.number if owner else 0
+    card.winner = {
+        "allowed": "appellant",
+        "remanded": "appellant",
+        "dismissed": "respondent",
+        "partly_allowed": "mixed",
+    }.get(card.outcome, "unknown")
+
+    card.statutes = statutes_cited(text, paras)
+    card.cases_cited = cases_cited(text, paras)
+    card.issues, card.holdings = findings(text, paras)
+    card.paragraph_count = sum(1 for p in paras if p.numbered)
+    card.parents = parent_chunks(text, paras)
+    return card
