@@ -1,20 +1,17 @@
-"""The API's small request machinery: a registry of operations from which both the URL patterns
-and the OpenAPI document are made, token authentication, input parsing into pydantic models,
-and the one error format.
+"""How the JSON API speaks HTTP, on Django Ninja: the ``api`` object the operations of ``views``
+register on, bearer-token authentication, JSON bodies, the renderer, and the exception handlers
+that give every refusal the one error format of ``errors``.
 
-Every operation is a plain function ``(request, user, **path params, query=..., body=...)``
-returning a pydantic model (or None for 204); ``dispatch`` does the rest. No session or cookie
-ever authenticates an API request, which is why the views are exempt from CSRF: a browser cannot
-be tricked into sending a bearer token it does not have.
+No session or cookie ever authenticates an API request, which is why Ninja's views may be exempt
+from CSRF: a browser cannot be tricked into sending a bearer token it does not have.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
 
 from django.conf import settings
@@ -24,262 +21,137 @@ from django.core.exceptions import (
     SuspiciousOperation,
     TooManyFieldsSent,
 )
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
-from django.urls import URLPattern, path
-from django.views.decorators.csrf import csrf_exempt
-from pydantic import BaseModel, ValidationError
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError, ValidationErrorContext
+from ninja.openapi.schema import OpenAPISchema
+from ninja.operation import Operation
+from ninja.parser import Parser
+from ninja.renderers import JSONRenderer
+from ninja.security import HttpBearer
+from ninja.signature.details import is_pydantic_model
+from pydantic_core import to_jsonable_python
 
 from legalnav.api.errors import ApiError, error_response
 from legalnav.api.tokens import api_token_user, bearer_token
 
-logger = logging.getLogger(__name__)
-
 TOKEN_PAGE = "/settings/api-tokens/"
+UPLOAD_FIELD = "file"  # the file field of a document upload
 
-Handler = Callable[..., BaseModel | HttpResponse | bytes | None]
-
-
-@dataclass
-class Operation:
-    method: str  # GET, POST, DELETE
-    path: str  # OpenAPI form, relative to the prefix: "/matters/{matter_id}"
-    handler: Handler
-    operation_id: str
-    summary: str
-    description: str = ""
-    tag: str = ""
-    query: type[BaseModel] | None = None
-    body: type[BaseModel] | None = None  # JSON body, or the form fields of a multipart upload
-    multipart_file: str | None = None  # the file field of a multipart upload
-    body_required: bool = True
-    response: type[BaseModel] | None = None
-    raw_json: bool = False  # the handler returns JSON bytes (navindex files)
-    status: int = 200
-    errors: tuple[int, ...] = ()
-    path_types: dict[str, str] = field(default_factory=dict)  # name -> "int" | "str"
+# --- authentication ---------------------------------------------------------------------------
 
 
-class Router:
-    def __init__(self, prefix: str) -> None:
-        self.prefix = prefix.rstrip("/")
-        self.operations: list[Operation] = []
+class ApiRequest(HttpRequest):
+    """A request to an operation: Ninja sets ``auth`` to the token's user (``BearerToken``)."""
 
-    def operation(self, method: str, path: str, **kwargs: Any) -> Callable[[Handler], Handler]:
-        def register(fn: Handler) -> Handler:
-            params = [part[1:-1] for part in path.split("/") if part.startswith("{")]
-            types = {p: ("str" if p == "node_id" else "int") for p in params}
-            self.operations.append(
-                Operation(
-                    method=method,
-                    path=path,
-                    handler=fn,
-                    operation_id=kwargs.pop("operation_id", fn.__name__),
-                    path_types=types,
-                    **kwargs,
-                )
+    auth: Any
+
+
+class BearerToken(HttpBearer):
+    """``Authorization: Bearer <API token>``: the token's user, or a 401 that tells "no token"
+    from "a token that does not work".
+
+    ``then`` runs once the token is accepted and before Ninja reads the body: Ninja parses every
+    argument of a view before calling it, and its authentication is the only step in between
+    (see ``upload_checks``).
+    """
+
+    def __init__(self, *, then: Callable[[HttpRequest], None] | None = None) -> None:
+        super().__init__()
+        self.then = then
+
+    def __call__(self, request: HttpRequest) -> object | None:
+        # tokens.bearer_token, not Ninja's splitting: "Bearer " alone is no token, and spaces
+        # around the token are allowed.
+        raw = bearer_token(request.headers.get("Authorization"))
+        if raw is None:
+            return None  # Ninja raises AuthenticationError: see _unauthenticated
+        user = self.authenticate(request, raw)
+        if self.then is not None:
+            self.then(request)
+        return user
+
+    def authenticate(self, request: HttpRequest, token: str) -> object:
+        found = api_token_user(raw=token)
+        if found is None:
+            raise ApiError(
+                401,
+                "invalid_token",
+                "The API token is unknown or has been revoked.",
+                headers={"WWW-Authenticate": 'Bearer realm="legalnav", error="invalid_token"'},
             )
-            return fn
-
-        return register
-
-    def get(self, path: str, **kwargs: Any) -> Callable[[Handler], Handler]:
-        return self.operation("GET", path, **kwargs)
-
-    def post(self, path: str, **kwargs: Any) -> Callable[[Handler], Handler]:
-        return self.operation("POST", path, **kwargs)
-
-    def delete(self, path: str, **kwargs: Any) -> Callable[[Handler], Handler]:
-        return self.operation("DELETE", path, **kwargs)
-
-    def urlpatterns(self, *, mounted_at: str = "/") -> list[URLPattern]:
-        """One Django URL per path; the method picks the operation. ``mounted_at`` is where the
-        including URLconf puts these patterns ("/api/")."""
-        by_path: dict[str, dict[str, Operation]] = {}
-        for op in self.operations:
-            by_path.setdefault(op.path, {})[op.method] = op
-        patterns = []
-        for api_path, ops in by_path.items():
-            django_path = (self.prefix + api_path).removeprefix(mounted_at)
-            for name, kind in next(iter(ops.values())).path_types.items():
-                converter = "path" if kind == "str" else "str"
-                django_path = django_path.replace("{" + name + "}", f"<{converter}:{name}>")
-            view = csrf_exempt(_make_view(ops))
-            patterns.append(path(django_path, view, name=next(iter(ops.values())).operation_id))
-        return patterns
+        return found.user
 
 
-def _make_view(ops: dict[str, Operation]) -> Callable[..., HttpResponse]:
-    allowed = sorted(set(ops) | ({"HEAD"} if "GET" in ops else set()))
-
-    def view(request: HttpRequest, **kwargs: str) -> HttpResponse:
-        method = "GET" if request.method == "HEAD" else (request.method or "")
-        op = ops.get(method)
-        if op is None:
-            return error_response(
-                405,
-                "method_not_allowed",
-                f"{request.method} is not allowed here; use {', '.join(allowed)}.",
-                headers={"Allow": ", ".join(allowed)},
-            )
-        response = dispatch(request, op, kwargs)
-        if request.method == "HEAD":
-            response.content = b""
-        return response
-
-    return view
-
-
-def authenticate(request: HttpRequest) -> object:
-    """The user an ``Authorization: Bearer`` token acts for, or ApiError 401."""
-    header = request.headers.get("Authorization")
-    raw = bearer_token(header)
-    challenge = {"WWW-Authenticate": 'Bearer realm="legalnav"'}
-    if raw is None:
-        raise ApiError(
-            401,
-            "unauthenticated",
-            f"Send an API token as 'Authorization: Bearer <token>'; create one at {TOKEN_PAGE}.",
-            headers=challenge,
-        )
-    found = api_token_user(raw=raw)
-    if found is None:
-        raise ApiError(
-            401,
-            "invalid_token",
-            "The API token is unknown or has been revoked.",
-            headers={"WWW-Authenticate": 'Bearer realm="legalnav", error="invalid_token"'},
-        )
-    return found.user
-
-
-def _first_error(exc: ValidationError, where: str) -> tuple[str, str | None]:
-    err = exc.errors()[0]
-    loc = [str(part) for part in err.get("loc", ()) if not isinstance(part, int)]
-    name = loc[0] if loc else None
-    msg = str(err.get("msg", "is not valid")).removeprefix("Value error, ")
-    if err.get("type") == "missing":
-        msg = "is required"
-    label = f"'{name}'" if name else where
-    return f"{label} {msg[:1].lower()}{msg[1:]}".strip(), name
-
-
-def _query_dict(request: HttpRequest, model: type[BaseModel]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for key in request.GET:
-        if key not in model.model_fields:
-            continue
-        values = request.GET.getlist(key)
-        annotation = str(model.model_fields[key].annotation)
-        data[key] = values if annotation.startswith("list") else values[-1]
-    return data
-
-
-def _parse_json(request: HttpRequest, op: Operation) -> Any:
-    content_type = request.content_type or ""
-    body = request.body
-    if not body.strip():
-        if op.body_required:
-            raise ApiError(400, "invalid_request", "Send a JSON body.")
-        return {}
-    if content_type != "application/json":
-        raise ApiError(
-            415, "unsupported_media_type", "Send the body as JSON (Content-Type: application/json)."
-        )
-    try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, ValueError):
-        raise ApiError(400, "malformed_json", "The body is not valid JSON.") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "malformed_json", "The body must be a JSON object.")
-    return data
-
-
-def _parse_multipart(request: HttpRequest, op: Operation) -> dict[str, Any]:
+def upload_checks(request: HttpRequest) -> None:
+    """Refuse an upload before its form is parsed: not multipart (415), a request far past the
+    size limit, by its Content-Length and before reading it (413), no file (422), a file over the
+    limit (413)."""
     if request.content_type != "multipart/form-data":
         raise ApiError(
             415,
             "unsupported_media_type",
-            f"Upload the file as multipart/form-data, in a field named '{op.multipart_file}'.",
+            f"Upload the file as multipart/form-data, in a field named '{UPLOAD_FIELD}'.",
         )
     limit = settings.LEGALNAV_MAX_UPLOAD_BYTES
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         declared = 0
-    # Refuse before reading when the request alone is far past the limit (form overhead aside).
-    if declared > limit + 1024 * 1024:
+    if declared > limit + 1024 * 1024:  # the form's own overhead aside
         raise ApiError(
             413,
             "too_large",
             f"The upload is {declared:,} bytes; files are limited to {limit:,} bytes.",
-            field=op.multipart_file,
+            field=UPLOAD_FIELD,
         )
-    upload = request.FILES.get(op.multipart_file or "")
+    upload = request.FILES.get(UPLOAD_FIELD)
     if upload is None:
-        raise ApiError(
-            422, "invalid", f"'{op.multipart_file}' is required.", field=op.multipart_file
-        )
+        raise ApiError(422, "invalid", f"'{UPLOAD_FIELD}' is required.", field=UPLOAD_FIELD)
     if upload.size is not None and upload.size > limit:
         raise ApiError(
             413,
             "too_large",
             f"“{upload.name}” is {upload.size:,} bytes; files are limited to {limit:,} bytes.",
-            field=op.multipart_file,
+            field=UPLOAD_FIELD,
         )
-    form = {k: v for k, v in request.POST.items() if v != ""}
-    return {"__file__": upload, **form}
 
 
-def dispatch(request: HttpRequest, op: Operation, path_args: dict[str, str]) -> HttpResponse:
-    try:
-        user = authenticate(request)
-        kwargs: dict[str, Any] = dict(path_args)
-        if op.query is not None:
-            try:
-                kwargs["query"] = op.query.model_validate(_query_dict(request, op.query))
-            except ValidationError as exc:
-                message, name = _first_error(exc, "the query")
-                raise ApiError(422, "invalid", message, field=name) from None
-        if op.body is not None:
-            if op.multipart_file:
-                form = _parse_multipart(request, op)
-                kwargs["upload"] = form.pop("__file__")
-                data: Any = form
-            else:
-                data = _parse_json(request, op)
-            try:
-                kwargs["body"] = op.body.model_validate(data)
-            except ValidationError as exc:
-                message, name = _first_error(exc, "the body")
-                raise ApiError(422, "invalid", message, field=name) from None
-        result = op.handler(request, user, **kwargs)
-    except ApiError as exc:
-        return error_response(
-            exc.status, exc.code, exc.message, field=exc.field, headers=exc.headers
-        )
-    except Http404 as exc:
-        return error_response(404, "not_found", str(exc) or "Not found.")
-    except PermissionDenied as exc:
-        return error_response(
-            403, "forbidden", str(exc) or "Your role does not allow this in this matter."
-        )
-    except RequestDataTooBig:
-        return error_response(413, "too_large", "The request body is too large.")
-    except (TooManyFieldsSent, MultiPartParserError, SuspiciousOperation) as exc:
-        return error_response(400, "invalid_request", f"The request could not be read ({exc}).")
-    return render(op, result)
+# --- bodies in, JSON out ----------------------------------------------------------------------
 
 
-def render(op: Operation, result: BaseModel | HttpResponse | bytes | None) -> HttpResponse:
-    if isinstance(result, HttpResponse):
-        return result
-    if result is None:
-        return HttpResponse(status=204)
-    if isinstance(result, bytes):
-        return HttpResponse(result, status=op.status, content_type="application/json")
-    data = result.model_dump(mode="json")
-    return JsonResponse(_finite(data), status=op.status, json_dumps_params={"ensure_ascii": False})
+class JsonBody(Parser):
+    """A JSON body is an object sent as application/json. A blank body is None: valid where the
+    body is optional, "Send a JSON body." where it is required (see _invalid)."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        # Ninja turns what this raises into HttpError(400) with it as the cause: see _http_error.
+        body = request.body
+        if not body.strip():
+            return None
+        if request.content_type != "application/json":
+            raise ApiError(
+                415,
+                "unsupported_media_type",
+                "Send the body as JSON (Content-Type: application/json).",
+            )
+        try:
+            data = json.loads(body)
+        except (UnicodeDecodeError, ValueError):
+            raise ApiError(400, "malformed_json", "The body is not valid JSON.") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "malformed_json", "The body must be a JSON object.")
+        return data
+
+
+class JsonOut(JSONRenderer):
+    """Ninja dumps response models in Python mode: serialise what is left (datetimes, decimals)
+    the way pydantic does in JSON mode, not Django's way (which cuts microseconds), and keep
+    non-ASCII text as it is."""
+
+    def render(self, request: HttpRequest, data: Any, *, response_status: int) -> str:
+        return json.dumps(_finite(to_jsonable_python(data)), ensure_ascii=False)
 
 
 def _finite(value: Any) -> Any:
@@ -291,3 +163,226 @@ def _finite(value: Any) -> Any:
     if isinstance(value, list):
         return [_finite(v) for v in value]
     return value
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    return error_response(exc.status, exc.code, exc.message, field=exc.field, headers=exc.headers)
+
+
+def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return error_response(
+        401,
+        "unauthenticated",
+        f"Send an API token as 'Authorization: Bearer <token>'; create one at {TOKEN_PAGE}.",
+        headers={"WWW-Authenticate": 'Bearer realm="legalnav"'},
+    )
+
+
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if isinstance(exc.__cause__, ApiError):  # JsonBody refused the body
+        return _api_error(request, exc.__cause__)
+    return error_response(exc.status_code, "invalid_request", str(exc))
+
+
+def _invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    """The first error, as '<field>' <pydantic's message>, naming the field."""
+    err = exc.errors[0]
+    source, *path = err["loc"]
+    if source == "body" and not path:  # no body at all (JsonBody read it as None)
+        return error_response(400, "invalid_request", "Send a JSON body.")
+    names = [str(part) for part in path if not isinstance(part, int)]
+    name = names[0] if names else None
+    msg = str(err.get("msg") or "is not valid").removeprefix("Value error, ")
+    if err.get("type") == "missing":
+        msg = "is required"
+    label = f"'{name}'" if name else ("the query" if source in ("query", "path") else "the body")
+    message = f"{label} {msg[:1].lower()}{msg[1:]}".strip()
+    return error_response(422, "invalid", message, field=name)
+
+
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return error_response(404, "not_found", str(exc) or "Not found.")
+
+
+def _forbidden(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
+    message = str(exc) or "Your role does not allow this in this matter."
+    return error_response(403, "forbidden", message)
+
+
+def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return error_response(413, "too_large", "The request body is too large.")
+
+
+def _unreadable(request: HttpRequest, exc: Exception) -> HttpResponse:
+    return error_response(400, "invalid_request", f"The request could not be read ({exc}).")
+
+
+# Looked up by the exception's class and then its bases (RequestDataTooBig and TooManyFieldsSent
+# are SuspiciousOperations; AuthenticationError is an HttpError).
+HANDLERS: dict[type[Exception], Callable[[HttpRequest, Any], HttpResponse]] = {
+    ApiError: _api_error,
+    AuthenticationError: _unauthenticated,
+    HttpError: _http_error,
+    ValidationError: _invalid,
+    Http404: _not_found,
+    PermissionDenied: _forbidden,
+    RequestDataTooBig: _too_large,
+    TooManyFieldsSent: _unreadable,
+    MultiPartParserError: _unreadable,
+    SuspiciousOperation: _unreadable,
+}
+
+# --- the OpenAPI document ---------------------------------------------------------------------
+
+STATUS_TEXT = {
+    200: "OK",
+    201: "Created",
+    202: "Accepted",
+    204: "No content",
+    400: "Malformed request (not JSON, unreadable form)",
+    401: "No token, or an unknown or revoked token",
+    403: "Your role in the matter does not allow this",
+    404: "No such item, or not in a matter you are a member of",
+    409: "Not in a state for this (not indexed yet; nothing to retry or cancel)",
+    413: "The upload is over the size limit",
+    415: "Unsupported content type or file type",
+    422: "A parameter or field is not valid (the error names it)",
+    429: "Too many questions in the last minute (see Retry-After)",
+    503: "The task queue is unavailable; what was sent is kept as failed (see Retry-After)",
+}
+
+TAGS = [
+    ("matters", "Matters you are a member of"),
+    ("documents", "Uploading, indexing status, re-indexing and deleting documents"),
+    ("nodes", "The clause tree, single provisions verbatim, and the navindex files"),
+    ("search", "Hybrid search over a matter's provisions"),
+    ("questions", "Asking questions; answers with citations, evidence, validation and cost"),
+    ("evaluation", "Evaluation runs: status, resume and cancel"),
+    ("cost", "The LLM call ledger"),
+]
+
+
+def _plain(schema: dict[str, Any]) -> None:
+    """A parameter, form field or optional body ``X | None`` is documented as X: absent means
+    none (and a JSON null is not what to send)."""
+    options = schema.pop("anyOf", None)
+    if options:
+        kept = [o for o in options if o.get("type") != "null"]
+        if len(kept) == 1:
+            schema.update(kept[0])
+        else:
+            schema["anyOf"] = kept
+    schema.pop("title", None)
+
+
+class LegalnavAPI(NinjaAPI):
+    def get_content_type(self) -> str:
+        return "application/json"  # without Ninja's "; charset=utf-8": JSON is UTF-8
+
+    def get_openapi_operation_id(self, operation: Operation) -> str:
+        return operation.view_func.__name__
+
+    def set_default_exception_handlers(self) -> None:
+        # Ours instead of Ninja's {"detail": ...} ones. Any other exception is a server error
+        # that Django reports, rather than Ninja's plain-text traceback under DEBUG.
+        for exc_class, handler in HANDLERS.items():
+            self.add_exception_handler(exc_class, handler)
+
+    def validation_error_from_error_contexts(
+        self, error_contexts: list[ValidationErrorContext]
+    ) -> ValidationError:
+        # Each error located as (source, field, ...). Ninja also puts the view argument's name
+        # after the source, except for the fields of query and form models it flattened.
+        errors = []
+        for context in error_contexts:
+            model = context.model
+            for err in context.pydantic_validation_error.errors(include_url=False):
+                loc = err["loc"]
+                argument = model.model_fields.get(str(loc[0])) if loc else None
+                if argument is not None and is_pydantic_model(argument.annotation):
+                    loc = loc[1:]
+                source = model.__ninja_param_source__
+                errors.append({"loc": (source, *loc), "msg": err["msg"], "type": err["type"]})
+        return ValidationError(errors)
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> OpenAPISchema:
+        """Ninja's document, plus what it cannot say: one bearer scheme for every operation, what
+        each status means here, comma-separated lists, parameters, form fields and bodies that
+        are optional rather than "X or null", and no schemas of the parameter models it took
+        apart."""
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                operation.pop("security", None)
+                for status, response in operation["responses"].items():
+                    response["description"] = STATUS_TEXT.get(int(status), "OK")
+                for param in operation["parameters"]:
+                    _plain(param["schema"])
+                    if "description" in param:
+                        del param["schema"]["description"]
+                    if param["schema"].get("type") == "array":
+                        param["style"] = "form"
+                        param["explode"] = False  # flags=hasMoney,hasDate
+                for content in operation.get("requestBody", {}).get("content", {}).values():
+                    _plain(content["schema"])
+                    for field in content["schema"].get("properties", {}).values():
+                        _plain(field)
+        if not schema.get("servers"):
+            schema.pop("servers", None)
+        components = schema["components"]
+        components["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+        used = _refs(schema["paths"])
+        while more := _refs([components["schemas"][name] for name in used]) - used:
+            used |= more
+        components["schemas"] = {k: v for k, v in components["schemas"].items() if k in used}
+        return schema
+
+
+def _refs(value: Any) -> set[str]:
+    """The names of the component schemas that ``value`` refers to."""
+    if isinstance(value, dict):
+        found = {value["$ref"].rsplit("/", 1)[-1]} if isinstance(value.get("$ref"), str) else set()
+        return found.union(*(_refs(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_refs(v) for v in value))
+    return set()
+
+
+def get_or_head(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The OpenAPI document is read with GET (or HEAD); anything else is a 405 in our format."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            return error_response(
+                405, "method_not_allowed", "Use GET.", headers={"Allow": "GET, HEAD"}
+            )
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+api = LegalnavAPI(
+    title="legalnav API",
+    version="1",
+    description="Matters, documents, the clause index, search, questions and cost, for the "
+    "matters the token's user is a member of. Authenticate with 'Authorization: Bearer <token>' "
+    f"(tokens: {TOKEN_PAGE}). Errors are "
+    '{"error": {"code", "message", "field"}}.',
+    urls_namespace="api",
+    openapi_url="/openapi.json",
+    docs_url=None,  # Ninja's docs page loads Swagger UI from a CDN
+    docs_decorator=get_or_head,
+    auth=BearerToken(),
+    parser=JsonBody(),
+    renderer=JsonOut(),
+    openapi_extra={
+        "tags": [{"name": name, "description": text} for name, text in TAGS],
+        "security": [{"bearer": []}],
+    },
+)

@@ -39,7 +39,7 @@ def token_settings(request: HttpRequest) -> HttpResponse:
         "error": error,
         "name": name,
         "api_base": request.build_absolute_uri("/api/v1/"),
-        "openapi_url": request.build_absolute_uri(reverse("api:openapi")),
+        "openapi_url": request.build_absolute_uri(reverse("api:openapi-json")),
         "mcp_url": request.build_absolute_uri("/mcp"),
     }
     return render(request, "api/tokens.html", context, status=422 if error else 200)

@@ -1,26 +1,38 @@
-"""The JSON API's operations. Each parses nothing itself (``http.dispatch`` validated the input into
-pydantic models), calls one selector or service, and returns its model. The OpenAPI document at
-/api/openapi.json is generated from these registrations.
+"""The JSON API's operations, registered on Ninja's ``api`` (``http``). Each takes what Ninja
+parsed into the models of ``schemas``, calls one selector or service with the token's user
+(``request.auth``), and returns its model; the OpenAPI document at /api/openapi.json is generated
+from these registrations.
 """
 
 from __future__ import annotations
 
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse
 from django.urls import reverse
+from ninja import File, Form, Query, Status, UploadedFile
+from pydantic import Field, WithJsonSchema
 
 from legalnav.api import schemas, selectors, services
-from legalnav.api.http import Router
+from legalnav.api.errors import MAX_ID
+from legalnav.api.http import ApiRequest, BearerToken, api, upload_checks
 from legalnav.api.search import matter_search
 
-api = Router(prefix="/api/v1")
+__all__ = ["api"]
 
 VIA = "api"
+Err = schemas.ErrorBody
 E_READ = (401, 404, 422)  # a read: no token, unknown id / not a member, bad query
 
+# An id in a path is taken as text: one that cannot be an id ("abc", 0, past 64 bits) is not
+# found (selectors.parse_id), like an id that names nothing, rather than a validation error.
+PathId = Annotated[str, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_ID})]
+NodeId = Annotated[str, Field(min_length=1)]
+NavindexFile = Annotated[dict[str, Any], WithJsonSchema({"type": "object"})]
 
-def _with_next(request: HttpRequest, page: schemas.Paged) -> schemas.Paged:
+
+def _with_next(request: ApiRequest, page: schemas.Paged) -> schemas.Paged:
     """The page with the absolute URL of the next one (same filters, next offset)."""
     if page.next_offset is not None:
         params = request.GET.copy()
@@ -34,312 +46,283 @@ def _with_next(request: HttpRequest, page: schemas.Paged) -> schemas.Paged:
 
 
 @api.get(
-    "/matters",
+    "/v1/matters",
     summary="List the matters you can see",
-    tag="matters",
-    query=schemas.PageParams,
-    response=schemas.MatterPage,
-    errors=(401, 422),
+    tags=["matters"],
+    response={200: schemas.MatterPage, (401, 422): Err},
 )
-def matters_list(request: HttpRequest, user: object, query: schemas.PageParams) -> schemas.Paged:
-    return _with_next(request, selectors.matter_page(user=user, params=query))
+def matters_list(request: ApiRequest, query: Query[schemas.PageParams]) -> schemas.Paged:
+    return _with_next(request, selectors.matter_page(user=request.auth, params=query))
 
 
 @api.get(
-    "/matters/{matter_id}",
+    "/v1/matters/{matter_id}",
     summary="One matter",
-    tag="matters",
-    response=schemas.MatterOut,
-    errors=(401, 404),
+    tags=["matters"],
+    response={200: schemas.MatterOut, (401, 404): Err},
 )
-def matters_detail(request: HttpRequest, user: object, matter_id: str) -> schemas.MatterOut:
-    return selectors.matter_detail(user=user, matter_id=matter_id)
+def matters_detail(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
+    return selectors.matter_detail(user=request.auth, matter_id=matter_id)
 
 
 # --- documents --------------------------------------------------------------------------------
 
 
 @api.get(
-    "/matters/{matter_id}/documents",
+    "/v1/matters/{matter_id}/documents",
     summary="List a matter's documents with their indexing status",
-    tag="documents",
-    query=schemas.DocumentListParams,
-    response=schemas.DocumentPage,
-    errors=E_READ,
+    tags=["documents"],
+    response={200: schemas.DocumentPage, E_READ: Err},
 )
 def documents_list(
-    request: HttpRequest, user: object, matter_id: str, query: schemas.DocumentListParams
+    request: ApiRequest, matter_id: PathId, query: Query[schemas.DocumentListParams]
 ) -> schemas.Paged:
-    return _with_next(
-        request, selectors.document_page(user=user, matter_id=matter_id, params=query)
-    )
+    page = selectors.document_page(user=request.auth, matter_id=matter_id, params=query)
+    return _with_next(request, page)
 
 
 @api.post(
-    "/matters/{matter_id}/documents",
+    "/v1/matters/{matter_id}/documents",
     summary="Upload a document (multipart/form-data) and queue it for indexing",
     description="The file goes in the field 'file' (.txt, .htm, .html, .pdf or .docx, up to "
     "LEGALNAV_MAX_UPLOAD_BYTES). Editors and owners only. Uploading the same bytes again "
     "returns the existing document with created=false. Poll the document for its status.",
-    tag="documents",
-    body=schemas.UploadForm,
-    multipart_file="file",
-    response=schemas.UploadOut,
-    status=201,
-    errors=(400, 401, 403, 404, 413, 415, 422, 503),
+    tags=["documents"],
+    auth=BearerToken(then=upload_checks),
+    response={(201, 200): schemas.UploadOut, (400, 401, 403, 404, 413, 415, 422, 503): Err},
 )
 def documents_upload(
-    request: HttpRequest,
-    user: object,
-    matter_id: str,
-    body: schemas.UploadForm,
-    upload: object,
-) -> HttpResponse:
-    data = upload.read()  # type: ignore[attr-defined]
+    request: ApiRequest,
+    response: HttpResponse,
+    matter_id: PathId,
+    file: File[UploadedFile],
+    form: Form[schemas.UploadForm],
+) -> Status[schemas.UploadOut]:
     result = services.document_upload(
-        user=user,
+        user=request.auth,
         matter_id=matter_id,
-        filename=upload.name or "document",  # type: ignore[attr-defined]
-        data=data,
-        form=body,
+        filename=file.name or "document",
+        data=file.read(),
+        form=form,
         via=VIA,
     )
-    response = JsonResponse(result.model_dump(mode="json"), status=201 if result.created else 200)
     response["Location"] = reverse("api:documents_detail", args=[result.document.id])
-    return response
+    return Status(201 if result.created else 200, result)
 
 
 @api.get(
-    "/documents/{document_id}",
+    "/v1/documents/{document_id}",
     summary="One document: metadata and indexing status (poll this after an upload)",
-    tag="documents",
-    response=schemas.DocumentOut,
-    errors=(401, 404),
+    tags=["documents"],
+    response={200: schemas.DocumentOut, (401, 404): Err},
 )
-def documents_detail(request: HttpRequest, user: object, document_id: str) -> schemas.DocumentOut:
-    return selectors.document_detail(user=user, document_id=document_id)
+def documents_detail(request: ApiRequest, document_id: PathId) -> schemas.DocumentOut:
+    return selectors.document_detail(user=request.auth, document_id=document_id)
 
 
 @api.delete(
-    "/documents/{document_id}",
+    "/v1/documents/{document_id}",
     summary="Delete a document with its nodes, vectors and navindex files",
-    tag="documents",
-    status=204,
-    errors=(401, 403, 404),
+    tags=["documents"],
+    response={204: None, (401, 403, 404): Err},
 )
-def documents_delete(request: HttpRequest, user: object, document_id: str) -> None:
-    services.document_remove(user=user, document_id=document_id, via=VIA)
+def documents_delete(request: ApiRequest, document_id: PathId) -> HttpResponse:
+    services.document_remove(user=request.auth, document_id=document_id, via=VIA)
+    return HttpResponse(status=204)
 
 
 @api.post(
-    "/documents/{document_id}/reindex",
+    "/v1/documents/{document_id}/reindex",
     summary="Queue a document for indexing again",
     description='The body is optional; {"force": true} rebuilds an unchanged document.',
-    tag="documents",
-    body=schemas.ReindexBody,
-    body_required=False,
-    response=schemas.ReindexOut,
-    status=202,
-    errors=(400, 401, 403, 404, 415, 422, 503),
+    tags=["documents"],
+    response={202: schemas.ReindexOut, (400, 401, 403, 404, 415, 422, 503): Err},
 )
 def documents_reindex(
-    request: HttpRequest, user: object, document_id: str, body: schemas.ReindexBody
-) -> schemas.ReindexOut:
-    return services.document_requeue(user=user, document_id=document_id, force=body.force, via=VIA)
+    request: ApiRequest, document_id: PathId, body: schemas.ReindexBody | None = None
+) -> Status[schemas.ReindexOut]:
+    force = body is not None and body.force
+    result = services.document_requeue(
+        user=request.auth, document_id=document_id, force=force, via=VIA
+    )
+    return Status(202, result)
 
 
 @api.post(
-    "/documents/{document_id}/cancel",
+    "/v1/documents/{document_id}/cancel",
     summary="Stop indexing a document (queued, indexing or stalled)",
     description="A document indexed before keeps the clauses of its last completed run.",
-    tag="documents",
-    response=schemas.DocumentOut,
-    errors=(401, 403, 404, 409),
+    tags=["documents"],
+    response={200: schemas.DocumentOut, (401, 403, 404, 409): Err},
 )
-def documents_cancel(request: HttpRequest, user: object, document_id: str) -> schemas.DocumentOut:
-    return services.document_stop(user=user, document_id=document_id, via=VIA)
+def documents_cancel(request: ApiRequest, document_id: PathId) -> schemas.DocumentOut:
+    return services.document_stop(user=request.auth, document_id=document_id, via=VIA)
 
 
 @api.get(
-    "/documents/{document_id}/nodes",
+    "/v1/documents/{document_id}/nodes",
     summary="The document's clause tree (no text)",
-    tag="nodes",
-    response=schemas.NodeTree,
-    errors=(401, 404),
+    tags=["nodes"],
+    response={200: schemas.NodeTree, (401, 404): Err},
 )
-def nodes_tree(request: HttpRequest, user: object, document_id: str) -> schemas.NodeTree:
-    return selectors.node_tree(user=user, document_id=document_id)
+def nodes_tree(request: ApiRequest, document_id: PathId) -> schemas.NodeTree:
+    return selectors.node_tree(user=request.auth, document_id=document_id)
 
 
 @api.get(
-    "/documents/{document_id}/nodes/{node_id}",
+    # path: a node id may hold a slash; it then names no node (a 404), not another endpoint.
+    "/v1/documents/{document_id}/nodes/{path:node_id}",
     summary="One node, verbatim, optionally with what it cross-references and its definitions",
-    tag="nodes",
-    query=schemas.NodeParams,
-    response=schemas.Provisions,
-    errors=E_READ,
+    tags=["nodes"],
+    response={200: schemas.Provisions, E_READ: Err},
 )
 def nodes_detail(
-    request: HttpRequest,
-    user: object,
-    document_id: str,
-    node_id: str,
-    query: schemas.NodeParams,
+    request: ApiRequest,
+    document_id: PathId,
+    node_id: NodeId,
+    query: Query[schemas.NodeParams],
 ) -> schemas.Provisions:
-    return selectors.node_detail(user=user, document_id=document_id, node_id=node_id, params=query)
+    return selectors.node_detail(
+        user=request.auth, document_id=document_id, node_id=node_id, params=query
+    )
 
 
 @api.get(
-    "/documents/{document_id}/navindex",
+    "/v1/documents/{document_id}/navindex",
     summary="A navindex file of the document (index or full; readable or token-optimised)",
-    tag="nodes",
-    query=schemas.NavindexParams,
-    raw_json=True,
-    errors=(401, 404, 409, 422),
+    tags=["nodes"],
+    response={200: NavindexFile, (401, 404, 409, 422): Err},
 )
 def navindex_file(
-    request: HttpRequest, user: object, document_id: str, query: schemas.NavindexParams
-) -> bytes:
-    return selectors.navindex_bytes(user=user, document_id=document_id, params=query)
+    request: ApiRequest, document_id: PathId, query: Query[schemas.NavindexParams]
+) -> HttpResponse:
+    # The file's bytes as stored: the min form's exact layout is the point of it.
+    data = selectors.navindex_bytes(user=request.auth, document_id=document_id, params=query)
+    return HttpResponse(data, content_type="application/json")
 
 
 # --- search, questions, cost ------------------------------------------------------------------
 
 
 @api.get(
-    "/matters/{matter_id}/search",
+    "/v1/matters/{matter_id}/search",
     summary="Search the matter's provisions (hybrid by default), with flags as filters",
     description="Example: ?q=termination fee&flags=hasMoney,hasDate. Returns one hit per "
     "provision: its node id, document, a snippet and the score.",
-    tag="search",
-    query=schemas.SearchParams,
-    response=schemas.SearchResult,
-    errors=E_READ,
+    tags=["search"],
+    response={200: schemas.SearchResult, E_READ: Err},
 )
 def search(
-    request: HttpRequest, user: object, matter_id: str, query: schemas.SearchParams
+    request: ApiRequest, matter_id: PathId, query: Query[schemas.SearchParams]
 ) -> schemas.SearchResult:
-    return matter_search(user=user, matter_id=matter_id, params=query)
+    return matter_search(user=request.auth, matter_id=matter_id, params=query)
 
 
 @api.post(
-    "/matters/{matter_id}/queries",
+    "/v1/matters/{matter_id}/queries",
     summary="Ask a question; returns its id at once (poll GET .../queries/{query_id})",
-    tag="questions",
-    body=schemas.AskBody,
-    response=schemas.QueryOut,
-    status=202,
-    errors=(400, 401, 403, 404, 415, 422, 429, 503),
+    tags=["questions"],
+    response={202: schemas.QueryOut, (400, 401, 403, 404, 415, 422, 429, 503): Err},
 )
 def queries_create(
-    request: HttpRequest, user: object, matter_id: str, body: schemas.AskBody
-) -> HttpResponse:
-    result = services.question_ask(user=user, matter_id=matter_id, body=body, via=VIA)
-    response = JsonResponse(result.model_dump(mode="json"), status=202)
+    request: ApiRequest, response: HttpResponse, matter_id: PathId, body: schemas.AskBody
+) -> Status[schemas.QueryOut]:
+    result = services.question_ask(user=request.auth, matter_id=matter_id, body=body, via=VIA)
     response["Location"] = reverse("api:queries_detail", args=[result.matter_id, result.id])
-    return response
+    return Status(202, result)
 
 
 @api.get(
-    "/matters/{matter_id}/queries",
+    "/v1/matters/{matter_id}/queries",
     summary="The matter's questions, newest first (without answers)",
-    tag="questions",
-    query=schemas.QueryListParams,
-    response=schemas.QueryPage,
-    errors=E_READ,
+    tags=["questions"],
+    response={200: schemas.QueryPage, E_READ: Err},
 )
 def queries_list(
-    request: HttpRequest, user: object, matter_id: str, query: schemas.QueryListParams
+    request: ApiRequest, matter_id: PathId, query: Query[schemas.QueryListParams]
 ) -> schemas.Paged:
-    return _with_next(request, selectors.query_page(user=user, matter_id=matter_id, params=query))
+    page = selectors.query_page(user=request.auth, matter_id=matter_id, params=query)
+    return _with_next(request, page)
 
 
 @api.get(
-    "/matters/{matter_id}/queries/{query_id}",
+    "/v1/matters/{matter_id}/queries/{query_id}",
     summary="A question and, once answered, its answer, citations, evidence, validation and cost",
-    tag="questions",
-    response=schemas.QueryOut,
-    errors=(401, 404),
+    tags=["questions"],
+    response={200: schemas.QueryOut, (401, 404): Err},
 )
-def queries_detail(
-    request: HttpRequest, user: object, matter_id: str, query_id: str
-) -> schemas.QueryOut:
-    return selectors.query_detail(user=user, matter_id=matter_id, query_id=query_id)
+def queries_detail(request: ApiRequest, matter_id: PathId, query_id: PathId) -> schemas.QueryOut:
+    return selectors.query_detail(user=request.auth, matter_id=matter_id, query_id=query_id)
 
 
 @api.post(
-    "/matters/{matter_id}/queries/{query_id}/retry",
+    "/v1/matters/{matter_id}/queries/{query_id}/retry",
     summary="Ask a failed, cancelled or stalled question again (counts against the rate limit)",
-    tag="questions",
-    response=schemas.QueryOut,
-    status=202,
-    errors=(401, 403, 404, 409, 429, 503),
+    tags=["questions"],
+    response={202: schemas.QueryOut, (401, 403, 404, 409, 429, 503): Err},
 )
 def queries_retry(
-    request: HttpRequest, user: object, matter_id: str, query_id: str
-) -> schemas.QueryOut:
-    return services.question_retry(user=user, matter_id=matter_id, query_id=query_id, via=VIA)
+    request: ApiRequest, matter_id: PathId, query_id: PathId
+) -> Status[schemas.QueryOut]:
+    result = services.question_retry(
+        user=request.auth, matter_id=matter_id, query_id=query_id, via=VIA
+    )
+    return Status(202, result)
 
 
 @api.post(
-    "/matters/{matter_id}/queries/{query_id}/cancel",
+    "/v1/matters/{matter_id}/queries/{query_id}/cancel",
     summary="Stop a queued or running question",
-    tag="questions",
-    response=schemas.QueryOut,
-    errors=(401, 403, 404, 409),
+    tags=["questions"],
+    response={200: schemas.QueryOut, (401, 403, 404, 409): Err},
 )
-def queries_cancel(
-    request: HttpRequest, user: object, matter_id: str, query_id: str
-) -> schemas.QueryOut:
-    return services.question_stop(user=user, matter_id=matter_id, query_id=query_id, via=VIA)
+def queries_cancel(request: ApiRequest, matter_id: PathId, query_id: PathId) -> schemas.QueryOut:
+    return services.question_stop(
+        user=request.auth, matter_id=matter_id, query_id=query_id, via=VIA
+    )
 
 
 # --- evaluation runs --------------------------------------------------------------------------
 
 
 @api.get(
-    "/evaluation/runs/{run_id}",
+    "/v1/evaluation/runs/{run_id}",
     summary="An evaluation run's status (staff, or the user who started it)",
-    tag="evaluation",
-    response=schemas.EvaluationRunOut,
-    errors=(401, 404),
+    tags=["evaluation"],
+    response={200: schemas.EvaluationRunOut, (401, 404): Err},
 )
-def evaluation_detail(request: HttpRequest, user: object, run_id: str) -> schemas.EvaluationRunOut:
-    return services.evaluation_detail(user=user, run_id=run_id)
+def evaluation_detail(request: ApiRequest, run_id: PathId) -> schemas.EvaluationRunOut:
+    return services.evaluation_detail(user=request.auth, run_id=run_id)
 
 
 @api.post(
-    "/evaluation/runs/{run_id}/retry",
+    "/v1/evaluation/runs/{run_id}/retry",
     summary="Resume an interrupted, failed, cancelled or stalled evaluation run in the background",
-    tag="evaluation",
-    response=schemas.EvaluationRunOut,
-    status=202,
-    errors=(401, 404, 409, 503),
+    tags=["evaluation"],
+    response={202: schemas.EvaluationRunOut, (401, 404, 409, 503): Err},
 )
-def evaluation_retry(request: HttpRequest, user: object, run_id: str) -> schemas.EvaluationRunOut:
-    return services.evaluation_retry(user=user, run_id=run_id, via=VIA)
+def evaluation_retry(request: ApiRequest, run_id: PathId) -> Status[schemas.EvaluationRunOut]:
+    return Status(202, services.evaluation_retry(user=request.auth, run_id=run_id, via=VIA))
 
 
 @api.post(
-    "/evaluation/runs/{run_id}/cancel",
+    "/v1/evaluation/runs/{run_id}/cancel",
     summary="Stop a queued or running evaluation run (what it finished is kept)",
-    tag="evaluation",
-    response=schemas.EvaluationRunOut,
-    errors=(401, 404, 409),
+    tags=["evaluation"],
+    response={200: schemas.EvaluationRunOut, (401, 404, 409): Err},
 )
-def evaluation_cancel(request: HttpRequest, user: object, run_id: str) -> schemas.EvaluationRunOut:
-    return services.evaluation_stop(user=user, run_id=run_id, via=VIA)
+def evaluation_cancel(request: ApiRequest, run_id: PathId) -> schemas.EvaluationRunOut:
+    return services.evaluation_stop(user=request.auth, run_id=run_id, via=VIA)
 
 
 @api.get(
-    "/matters/{matter_id}/costs",
+    "/v1/matters/{matter_id}/costs",
     summary="The matter's LLM cost ledger: one row per call, with totals",
-    tag="cost",
-    query=schemas.LedgerParams,
-    response=schemas.CostLedger,
-    errors=E_READ,
+    tags=["cost"],
+    response={200: schemas.CostLedger, E_READ: Err},
 )
 def costs(
-    request: HttpRequest, user: object, matter_id: str, query: schemas.LedgerParams
+    request: ApiRequest, matter_id: PathId, query: Query[schemas.LedgerParams]
 ) -> schemas.Paged:
-    return _with_next(request, selectors.cost_ledger(user=user, matter_id=matter_id, params=query))
+    page = selectors.cost_ledger(user=request.auth, matter_id=matter_id, params=query)
+    return _with_next(request, page)
