@@ -21,3 +21,4 @@ worker: install
 
 lint: install
 	.venv/bin/ruff check legalnav tests
+	.venv/bin/lint-imports

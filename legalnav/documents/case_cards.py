@@ -224,7 +224,7 @@ def case_card_enrich(*, document: Document, provider: object | None = None) -> d
     What the text gave deterministically is kept; Claude fills the outcome and the party labels
     only where the rules found none. Returns the enrichment (``{"error": …}`` when the call
     failed: enrichment never fails indexing). One ledger row per call (purpose "enrichment")."""
-    from legalnav.answers.citations import normalise
+    from legalnav.core.text import normalise
     from legalnav.llm import prompts
     from legalnav.llm.providers import LLMError, get_provider
 

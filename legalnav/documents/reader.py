@@ -25,6 +25,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from legalnav.documents.models import CrossReference, DefinedTerm, Document, Node
 from legalnav.documents.parsing.trie import trie_pattern
+from legalnav.documents.selectors import document_nodes
 
 # Flags worth a badge (hasParty and isTocEntry are on most nodes or shown otherwise).
 FLAG_BADGES: tuple[tuple[str, str, str], ...] = (
@@ -253,28 +254,58 @@ def _overlaps(start: int, end: int, taken: Sequence[tuple[int, int]]) -> bool:
 # --- the reader ---------------------------------------------------------------------------------
 
 
-def document_reader(*, document: Document) -> ReaderPage:
-    """Everything the reader shows for one document, in six queries whatever its size."""
-    nodes = list(
-        Node.objects.filter(document=document)
-        .order_by("order")
-        .only(
-            "id",
-            "node_id",
-            "order",
-            "parent_id",
-            "level",
-            "kind",
-            "ref",
-            "heading",
-            "text",
-            *(f for f, _, _ in FLAG_BADGES),
-            "is_toc_entry",
-        )
-    )
-    by_pk = {n.pk: n for n in nodes}
+# The node fields the reader shows (besides the id, parent and node id every reader loads).
+_READER_FIELDS = (
+    "order",
+    "level",
+    "kind",
+    "ref",
+    "heading",
+    "text",
+    *(f for f, _, _ in FLAG_BADGES),
+    "is_toc_entry",
+)
 
-    # Outgoing references, resolved ones linked (across documents of the same matter too).
+
+def document_reader(*, document: Document) -> ReaderPage:
+    """Everything the reader shows for one document, in six queries whatever its size: its nodes,
+    their outgoing references, its defined terms and their uses, the provisions of other
+    documents that point into it, and the documents that amend it."""
+    nodes = document_nodes(document=document, fields=_READER_FIELDS)
+    refs_by_node = _outgoing_references(document)
+    terms = _defined_terms(document)
+    notes = _incoming_notes(document)
+    amended_by = _amending_documents(document)
+    doc_url = reverse("document-detail", args=[document.pk])
+    reader_nodes = [
+        ReaderNode(
+            node=node,
+            html=_node_html(node, refs_by_node.get(node.pk, ()), terms, document, doc_url),
+            badges=[(label, title) for f, label, title in FLAG_BADGES if getattr(node, f)],
+            notes=notes.get(node.pk, []),
+        )
+        for node in nodes
+    ]
+    shown = {n.pk for n in nodes}
+    term_defs = [
+        TermDef(
+            id=t.pk,
+            term=t.term,
+            node_id=t.defining_node.node_id,
+            excerpt=_term_excerpt(t.term, t.defining_node.text),
+        )
+        for t in terms.terms
+        if t.defining_node_id in shown
+    ]
+    return ReaderPage(document=document, nodes=reader_nodes, terms=term_defs, amended_by=amended_by)
+
+
+# --- what the reader loads ----------------------------------------------------------------------
+
+
+def _outgoing_references(document: Document) -> dict[int, list[CrossReference]]:
+    """Each node's references, in the order they occur (one query). Resolved ones carry their
+    target, in this document or another of the same matter, to be linked."""
     refs_by_node: dict[int, list[CrossReference]] = defaultdict(list)
     for ref in (
         CrossReference.objects.filter(source__document=document)
@@ -299,16 +330,29 @@ def document_reader(*, document: Document) -> ReaderPage:
         .order_by("source_id", "start", "id")
     ):
         refs_by_node[ref.source_id].append(ref)
+    return refs_by_node
 
-    # Defined terms: where each is defined and which nodes use it.
+
+@dataclass(slots=True)
+class _Terms:
+    """A document's defined terms: where each is defined and which nodes use it."""
+
+    terms: list[DefinedTerm]  # by term
+    by_id: dict[int, DefinedTerm]
+    by_text: dict[str, DefinedTerm]
+    uses: dict[int, set[int]]  # node pk -> the terms it uses
+    defined_in: dict[int, set[int]]  # node pk -> the terms it defines
+    pattern: re.Pattern[str] | None  # any of the terms, as a whole word
+
+
+def _defined_terms(document: Document) -> _Terms:
+    """The document's defined terms and their uses (two queries)."""
     terms = list(
         DefinedTerm.objects.filter(document=document)
         .select_related("defining_node")
         .only("id", "term", "defining_node__id", "defining_node__node_id", "defining_node__text")
         .order_by("term")
     )
-    term_by_id = {t.pk: t for t in terms}
-    term_by_text = {t.term: t for t in terms}
     uses: dict[int, set[int]] = defaultdict(set)
     for node_pk, term_pk in DefinedTerm.used_in.through.objects.filter(
         definedterm__document=document
@@ -317,8 +361,19 @@ def document_reader(*, document: Document) -> ReaderPage:
     defined_in: dict[int, set[int]] = defaultdict(set)
     for t in terms:
         defined_in[t.defining_node_id].add(t.pk)
+    return _Terms(
+        terms=terms,
+        by_id={t.pk: t for t in terms},
+        by_text={t.term: t for t in terms},
+        uses=uses,
+        defined_in=defined_in,
+        pattern=_terms_pattern(tuple(sorted({t.term for t in terms}))),
+    )
 
-    # Provisions of other documents of the matter that point into this one.
+
+def _incoming_notes(document: Document) -> dict[int, list[AmendmentNote]]:
+    """For each node, the provisions of other documents of the matter that point into it (one
+    query): amendments and side letters first, then by date."""
     notes: dict[int, list[AmendmentNote]] = defaultdict(list)
     seen: set[tuple[int, int]] = set()
     incoming = (
@@ -350,97 +405,110 @@ def document_reader(*, document: Document) -> ReaderPage:
         if target_id is None or (src.pk, target_id) in seen:
             continue
         seen.add((src.pk, target_id))
-        doc = src.document
-        found = _find(src.text, ref.text, 0)
-        excerpt = _clip(src.text, *found) if found else _clip(src.text, 0, 0)
-        notes[target_id].append(
-            AmendmentNote(
-                amends=doc.amends_id == document.pk or doc.kind in _AMENDING_KINDS,
-                document_id=doc.pk,
-                document_key=doc.key,
-                document_title=doc.title,
-                effective_date=doc.effective_date,
-                node_id=src.node_id,
-                node_label=_node_label(src),
-                excerpt=excerpt,
-                href=reverse("document-detail", args=[doc.pk]) + f"#{src.node_id}",
-            )
-        )
+        notes[target_id].append(_amendment_note(ref, document))
     for items in notes.values():
         items.sort(key=lambda n: (not n.amends, n.effective_date or date.max, n.document_id))
+    return notes
 
-    amended_by = list(
+
+def _amendment_note(ref: CrossReference, document: Document) -> AmendmentNote:
+    src = ref.source
+    doc = src.document
+    found = _find(src.text, ref.text, 0)
+    return AmendmentNote(
+        amends=doc.amends_id == document.pk or doc.kind in _AMENDING_KINDS,
+        document_id=doc.pk,
+        document_key=doc.key,
+        document_title=doc.title,
+        effective_date=doc.effective_date,
+        node_id=src.node_id,
+        node_label=_node_label(src),
+        excerpt=_clip(src.text, *found) if found else _clip(src.text, 0, 0),
+        href=reverse("document-detail", args=[doc.pk]) + f"#{src.node_id}",
+    )
+
+
+def _amending_documents(document: Document) -> list[Document]:
+    return list(
         Document.objects.filter(matter_id=document.matter_id, amends=document)
         .only("id", "title", "kind", "effective_date", "status", "matter_id")
         .order_by(F("effective_date").asc(nulls_last=True), "id")
     )
 
-    doc_url = reverse("document-detail", args=[document.pk])
-    pattern = _terms_pattern(tuple(sorted({t.term for t in terms})))
-    reader_nodes = []
-    for node in nodes:
-        text = node.text
-        spans: list[Span] = []
-        taken: list[tuple[int, int]] = []
-        pos = 0
-        for ref in refs_by_node.get(node.pk, ()):
-            found = _find(text, ref.text, pos)
-            if found is None or _overlaps(*found, taken):
-                continue
-            pos = found[1]
-            span = _ref_span(ref, found, document, doc_url)
-            if span is not None:
-                spans.append(span)
-                taken.append(found)
-        term_ids = uses.get(node.pk, set()) | defined_in.get(node.pk, set())
-        if term_ids:
-            # A term defined in this node: its quoted, defining occurrence is marked as such.
-            for pk in defined_in.get(node.pk, set()):
-                q = _quoted(term_by_id[pk].term, text)
-                if q is not None and not _overlaps(q.start(1), q.end(1), taken):
-                    spans.append(Span(q.start(1), q.end(1), "dfn"))
-                    taken.append((q.start(1), q.end(1)))
-            # Other terms: the first use in the node links to the definition (hover or focus
-            # shows it); marking every use would bury the text and the keyboard in links.
-            linked: set[int] = set(defined_in.get(node.pk, set()))
-            for m in pattern.finditer(text) if pattern is not None else ():
-                term = term_by_text.get(m.group(1))
-                if (
-                    term is None
-                    or term.pk not in term_ids
-                    or term.pk in linked
-                    or _overlaps(m.start(), m.end(), taken)
-                ):
-                    continue
-                linked.add(term.pk)
-                spans.append(
-                    Span(
-                        m.start(),
-                        m.end(),
-                        "term",
-                        href=f"#{term.defining_node.node_id}",
-                        term_id=term.pk,
-                    )
-                )
-                taken.append((m.start(), m.end()))
-        badges = [(label, title) for f, label, title in FLAG_BADGES if getattr(node, f)]
-        reader_nodes.append(
-            ReaderNode(
-                node=node, html=_render(text, spans), badges=badges, notes=notes.get(node.pk, [])
-            )
-        )
 
-    term_defs = [
-        TermDef(
-            id=t.pk,
-            term=t.term,
-            node_id=t.defining_node.node_id,
-            excerpt=_term_excerpt(t.term, t.defining_node.text),
+# --- one node's text ----------------------------------------------------------------------------
+
+
+def _node_html(
+    node: Node,
+    refs: Iterable[CrossReference],
+    terms: _Terms,
+    document: Document,
+    doc_url: str,
+) -> SafeString:
+    """The node's text, escaped, with its references linked and its terms marked. References
+    come first; a term that overlaps one is left as text."""
+    taken: list[tuple[int, int]] = []
+    spans = _reference_spans(node.text, refs, document, doc_url, taken)
+    spans += _term_spans(node, terms, taken)
+    return _render(node.text, spans)
+
+
+def _reference_spans(
+    text: str,
+    refs: Iterable[CrossReference],
+    document: Document,
+    doc_url: str,
+    taken: list[tuple[int, int]],
+) -> list[Span]:
+    """Each reference found in the text, in order, as a link (or a "not found" mark); adds
+    what it marks to ``taken``."""
+    spans: list[Span] = []
+    pos = 0
+    for ref in refs:
+        found = _find(text, ref.text, pos)
+        if found is None or _overlaps(*found, taken):
+            continue
+        pos = found[1]
+        span = _ref_span(ref, found, document, doc_url)
+        if span is not None:
+            spans.append(span)
+            taken.append(found)
+    return spans
+
+
+def _term_spans(node: Node, terms: _Terms, taken: list[tuple[int, int]]) -> list[Span]:
+    """The terms of the node outside ``taken`` (which grows with them): the quoted, defining
+    occurrence of a term defined here, and the first use of each other term, linked to its
+    definition (hover or focus shows it; marking every use would bury the text and the
+    keyboard in links)."""
+    defined = terms.defined_in.get(node.pk, set())
+    term_ids = terms.uses.get(node.pk, set()) | defined
+    if not term_ids:
+        return []
+    text = node.text
+    spans: list[Span] = []
+    for pk in defined:
+        q = _quoted(terms.by_id[pk].term, text)
+        if q is not None and not _overlaps(q.start(1), q.end(1), taken):
+            spans.append(Span(q.start(1), q.end(1), "dfn"))
+            taken.append((q.start(1), q.end(1)))
+    linked: set[int] = set(defined)
+    for m in terms.pattern.finditer(text) if terms.pattern is not None else ():
+        term = terms.by_text.get(m.group(1))
+        if (
+            term is None
+            or term.pk not in term_ids
+            or term.pk in linked
+            or _overlaps(m.start(), m.end(), taken)
+        ):
+            continue
+        linked.add(term.pk)
+        spans.append(
+            Span(m.start(), m.end(), "term", href=f"#{term.defining_node.node_id}", term_id=term.pk)
         )
-        for t in terms
-        if t.defining_node_id in by_pk
-    ]
-    return ReaderPage(document=document, nodes=reader_nodes, terms=term_defs, amended_by=amended_by)
+        taken.append((m.start(), m.end()))
+    return spans
 
 
 def _ref_span(

@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
-from django.db.models import F
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol, TypeVar
+
+from django.db.models import Count, F, Max
 from django.http import Http404
 
 from legalnav.documents.models import Document, Node
-from legalnav.matters.access import Action, matter_for
-from legalnav.matters.models import Matter
+from legalnav.matters.access import Action, is_admin, matter_for
+from legalnav.matters.models import AuditEvent, Matter, Membership
 
 
 def document_for(*, user: object, document_id: int, action: Action = Action.VIEW) -> Document:
@@ -53,3 +58,135 @@ def node_get(*, document: Document, node_id: str) -> Node:
     if node is None:
         raise Http404("No such provision.")
     return node
+
+
+# --- a document's clauses, in reading order and as a tree ---------------------------------------
+
+# What every reader of the clauses needs: which node it is and where it hangs.
+_PLACE_FIELDS = ("id", "parent_id", "node_id")
+
+
+class Branch(Protocol):
+    """What a tree is built of: anything with a list of children (the API's ``TreeNode``, the
+    navindex's ``IndexNode``)."""
+
+    children: list[Any]
+
+
+B = TypeVar("B", bound=Branch)
+
+
+def document_nodes(*, document: Document, fields: Iterable[str] = ()) -> list[Node]:
+    """The document's nodes in reading order, in one query, loading only their id, parent and
+    node id besides ``fields`` (reading any other field costs a query per node)."""
+    return list(
+        Node.objects.filter(document=document)
+        .order_by("order")
+        .only(*dict.fromkeys((*_PLACE_FIELDS, *fields)))
+    )
+
+
+def node_tree(
+    *, document: Document, make: Callable[[Node], B], fields: Iterable[str] = ()
+) -> list[B]:
+    """The document's clause tree, in one query: ``make`` turns each node (with ``fields``
+    loaded) into a branch with an empty ``children`` list, and the top-level branches come back,
+    each with its children in reading order. A node whose parent does not come before it is
+    placed at the top level, so every node appears exactly once."""
+    branches: dict[int, B] = {}
+    roots: list[B] = []
+    for node in document_nodes(document=document, fields=fields):
+        branch = make(node)
+        branches[node.pk] = branch
+        parent = branches.get(node.parent_id) if node.parent_id else None
+        (parent.children if parent is not None else roots).append(branch)
+    return roots
+
+
+# --- the matters list ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatterRow:
+    """One line of the matters list."""
+
+    matter: Matter
+    role: str  # "owner", "editor", "viewer", or "admin" for staff who are not members
+    documents: int
+    indexed: int
+    busy: int  # queued or indexing
+    failed: int
+    members: int
+    last_activity: datetime | None
+
+    @property
+    def status(self) -> str:
+        if self.failed:
+            return "failed"
+        if self.busy:
+            return "indexing"
+        return "ready" if self.documents else "empty"
+
+
+def matter_rows(*, user: object) -> list[MatterRow]:
+    """The matters the user may see with their counts, in a fixed number of queries (five,
+    however many matters): the matters, then document, member, audit and role figures grouped
+    by matter."""
+    matters = list(Matter.objects.visible_to(user).order_by("name", "id"))
+    ids = [m.pk for m in matters]
+    if not ids:
+        return []
+    per_status: dict[int, dict[str, int]] = {}
+    last_doc: dict[int, datetime] = {}
+    for row in (
+        Document.objects.filter(matter_id__in=ids)
+        .order_by()
+        .values("matter_id", "status")
+        .annotate(n=Count("id"), last=Max("updated_at"))
+    ):
+        per_status.setdefault(row["matter_id"], {})[row["status"]] = row["n"]
+        if row["last"] and (
+            row["matter_id"] not in last_doc or row["last"] > last_doc[row["matter_id"]]
+        ):
+            last_doc[row["matter_id"]] = row["last"]
+    last_event = dict(
+        AuditEvent.objects.filter(matter_id__in=ids)
+        .order_by()
+        .values("matter_id")
+        .annotate(last=Max("at"))
+        .values_list("matter_id", "last")
+    )
+    members = dict(
+        Membership.objects.filter(matter_id__in=ids)
+        .order_by()
+        .values("matter_id")
+        .annotate(n=Count("id"))
+        .values_list("matter_id", "n")
+    )
+    roles: dict[int, str] = {}
+    user_id = getattr(user, "pk", None)
+    if user_id is not None and getattr(user, "is_authenticated", False):
+        roles = dict(
+            Membership.objects.filter(matter_id__in=ids, user_id=user_id).values_list(
+                "matter_id", "role"
+            )
+        )
+    admin = is_admin(user)
+    rows = []
+    for m in matters:
+        counts = per_status.get(m.pk, {})
+        times = [t for t in (m.updated_at, last_doc.get(m.pk), last_event.get(m.pk)) if t]
+        rows.append(
+            MatterRow(
+                matter=m,
+                role=roles.get(m.pk) or ("admin" if admin else ""),
+                documents=sum(counts.values()),
+                indexed=counts.get(Document.Status.INDEXED, 0),
+                busy=counts.get(Document.Status.QUEUED, 0)
+                + counts.get(Document.Status.INDEXING, 0),
+                failed=counts.get(Document.Status.FAILED, 0),
+                members=members.get(m.pk, 0),
+                last_activity=max(times) if times else None,
+            )
+        )
+    return rows

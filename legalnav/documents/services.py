@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from legalnav.core import jobs
-from legalnav.documents import navindex
+from legalnav.documents import navindex, signals
 from legalnav.documents.case_cards import case_card_build
 from legalnav.documents.llm_enrich import document_llm_enrich
 from legalnav.documents.models import (
@@ -42,6 +42,7 @@ from legalnav.documents.parsing.extract import (
     extract_text,
 )
 from legalnav.documents.parsing.structure import ParsedNode
+from legalnav.documents.selectors import node_tree
 from legalnav.matters.models import Matter
 
 logger = logging.getLogger(__name__)
@@ -298,7 +299,9 @@ def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
         _write_navindex_files(doc)
     except OSError as exc:
         return fail("navindex_write", f"The navindex files could not be written ({exc}).")
-    _embed(doc, lease)
+    # Retrieval embeds the passages and stores their vectors here, inside this job (see
+    # documents/signals.py); an exception from it fails the document like any other step.
+    signals.document_indexed.send(sender=Document, document=doc, progress=progress)
     if not lease.finish(progress=100, progress_note=""):
         return None
     # Amendments of this document may now resolve references into it.
@@ -317,30 +320,6 @@ def _display_title(title: str) -> str:
     words = title.lower().split()
     out = [w if (i and w in _SMALL) else w[:1].upper() + w[1:] for i, w in enumerate(words)]
     return " ".join(out)[:300]
-
-
-def _embed(doc: Document, lease: jobs.Lease) -> None:
-    """Embed the document's passages now, so the first question does not wait for it. The
-    vectors are cached by content hash: an unchanged text is never embedded twice. A failure
-    here does not fail indexing (lexical retrieval still works); it is logged."""
-    if not settings.EMBED_ON_INDEX:
-        return
-    lease.check()
-    lease.update(progress=95, progress_note="Embedding passages")
-    from legalnav.retrieval.services import document_store_vectors, embed_document_text
-
-    try:
-        # Into the vector store when one is in use; the vectors are cached with the text anyway.
-        if document_store_vectors(document=doc):
-            return
-    except Exception:
-        # The store is unreachable or held by another process: retrieval searches the cached
-        # vectors for this matter until the document is stored (re-index to retry).
-        logger.exception("storing the vectors of document %s failed", doc.pk)
-    try:
-        embed_document_text(doc.text)
-    except Exception:
-        logger.exception("embedding document %s failed; retrieval will embed on demand", doc.pk)
 
 
 def _db_ref_index(document: Document) -> tuple[RefIndex, list[int]]:
@@ -485,21 +464,6 @@ def document_resolve_base_references(*, document: Document) -> int:
 
 def document_navindex(*, document: Document) -> navindex.IndexDocument:
     """The navindex of a stored document, built from its nodes and resolved references."""
-    nodes = list(
-        Node.objects.filter(document=document)
-        .order_by("order")
-        .only(
-            "id",
-            "parent_id",
-            "node_id",
-            "ref",
-            "heading",
-            "summary",
-            "keywords",
-            "text",
-            *NODE_FLAG_COLUMNS,
-        )
-    )
     xrefs: dict[int, list[str]] = {}
     for source_id, target_node_id, target_doc_id in (
         CrossReference.objects.filter(source__document=document, target__isnull=False)
@@ -512,10 +476,9 @@ def document_navindex(*, document: Document) -> navindex.IndexDocument:
         lst = xrefs.setdefault(source_id, [])
         if ident not in lst:
             lst.append(ident)
-    items: dict[int, navindex.IndexNode] = {}
-    roots: list[navindex.IndexNode] = []
-    for n in nodes:
-        item = navindex.IndexNode(
+
+    def branch(n: Node) -> navindex.IndexNode:
+        return navindex.IndexNode(
             node_id=n.node_id,
             ref=n.ref,
             title=n.heading,
@@ -525,9 +488,12 @@ def document_navindex(*, document: Document) -> navindex.IndexDocument:
             flags={name: getattr(n, attr) for name, attr in navindex.FLAG_FIELDS},
             cross_refs=xrefs.get(n.pk, []),
         )
-        items[n.pk] = item
-        parent = items.get(n.parent_id) if n.parent_id else None
-        (parent.children if parent is not None else roots).append(item)
+
+    roots = node_tree(
+        document=document,
+        make=branch,
+        fields=("ref", "heading", "summary", "keywords", "text", *NODE_FLAG_COLUMNS),
+    )
     tags = document.tags or {}
     return navindex.IndexDocument(
         key=document.key,
@@ -578,9 +544,7 @@ def document_delete(*, document: Document) -> None:
     key = document.key
     storage_name = document.source_file.name
     storage = document.source_file.storage
-    from legalnav.retrieval.services import document_unstore_vectors
-
-    document_unstore_vectors(document=document)
+    signals.document_deleting.send(sender=Document, document=document)  # its vectors go first
     document.delete()
     for suffix in (".index.json", ".full.json", ".index.min.json", ".full.min.json"):
         (folder / f"{key}{suffix}").unlink(missing_ok=True)

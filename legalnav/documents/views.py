@@ -1,4 +1,4 @@
-"""Pages for a matter's documents and the document reader.
+"""Pages for the matters list, a matter's documents and the document reader.
 
 Views parse input, check access (``matter_for`` through ``document_for``: 404 for a non-member,
 403 for a role too weak for the action), call one service or selector, and render. A page and its
@@ -58,6 +58,13 @@ def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -
     }
     context.update(extra)
     return context
+
+
+@login_required
+@require_GET
+def matter_list(request: HttpRequest) -> HttpResponse:
+    """The matters the user may see, each with its documents' progress."""
+    return render(request, "matters/list.html", {"rows": selectors.matter_rows(user=request.user)})
 
 
 @login_required

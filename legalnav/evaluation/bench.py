@@ -15,8 +15,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from legalnav.evaluation.baselines import NAIVE_MODES, NaiveCorpus
 from legalnav.retrieval.engine import Corpus, Retriever, retrieve
 from legalnav.retrieval.index import IndexCache, build_doc_index
@@ -125,7 +123,7 @@ def bench_run(
     corpus = Corpus(docs, embedder=embedder, cache=cache)
     started = time.perf_counter()
     if corpus.size and any(m not in LEXICAL_MODES for m in modes):
-        corpus._ensure_vectors(np.arange(corpus.size))  # noqa: SLF001 - embed what is missing
+        corpus.ensure_vectors()  # embed what is missing
     warmup_s = time.perf_counter() - started
     cache.flush()
     retriever = Retriever(corpus)

@@ -48,9 +48,9 @@ class GoldError(ValueError):
 
 
 def data_dir() -> Path:
-    """The shared data folder: ``LEGALNAV_DATA_DIR``, else ../shared/data beside the repo."""
-    configured = os.environ.get("LEGALNAV_DATA_DIR") or getattr(settings, "EVAL_DATA_DIR", "")
-    return Path(configured) if configured else Path(settings.DATA_DIR)
+    """The shared data folder: ``settings.DATA_DIR`` (``LEGALNAV_DATA_DIR``, else
+    ../shared/data beside the repo), read at each call so that a test may override it."""
+    return Path(settings.DATA_DIR)
 
 
 @dataclass(slots=True)

@@ -18,18 +18,28 @@ from django.http import Http404
 
 from legalnav.evaluation.models import EvaluationItem, EvaluationRun, EvaluationVerdict
 from legalnav.evaluation.services import primary_level
+from legalnav.matters.access import is_admin
 
 QUESTIONS_PAGE_SIZE = 50
 LEVELS = ("span", "node", "document")
 
 
 def runs_visible(*, user: object) -> QuerySet[EvaluationRun]:
+    """The runs the user may see, and so retry or cancel: all for staff, their own otherwise
+    (``run_visible_to`` is the same rule for a run already loaded)."""
     runs = EvaluationRun.objects.select_related("created_by")
-    if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+    if is_admin(user):
         return runs
     if not getattr(user, "is_authenticated", False):
         return runs.none()
     return runs.filter(created_by=user)  # type: ignore[misc]
+
+
+def run_visible_to(*, user: object, run: EvaluationRun) -> bool:
+    if is_admin(user):
+        return True
+    user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    return user_id is not None and run.created_by_id == user_id
 
 
 def run_get(*, user: object, run_id: object) -> EvaluationRun:

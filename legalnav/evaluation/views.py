@@ -3,7 +3,8 @@ intervals and the recall-against-footprint chart, and a question's drill-down in
 answer, citations, retrieved text and the judge's verdicts.
 
 Login required; a run is visible to staff and to the user who created it (404 otherwise).
-Views parse input, call a selector and render; nothing here computes a metric.
+Views parse input, call a selector or an action (``evaluation.actions``: retry and cancel,
+audited) and render; nothing here computes a metric.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from legalnav.core import jobs
-from legalnav.evaluation import selectors, services
+from legalnav.evaluation import actions, selectors
 
 MAX_COMPARED = 4
+VIA = "page"
 
 
 @login_required
@@ -63,7 +65,7 @@ def run_retry(request: HttpRequest, run_id: int) -> HttpResponse:
     """Resume an interrupted, failed, cancelled or stalled run in the background."""
     run = selectors.run_get(user=request.user, run_id=run_id)
     try:
-        if services.evaluation_run_retry(run=run):
+        if actions.evaluation_retry(run=run, user=request.user, via=VIA):
             messages.success(request, f"Run {run.pk} is queued; it resumes where it stopped.")
         else:
             messages.info(request, f"Run {run.pk} is {run.get_status_display().lower()}.")
@@ -76,8 +78,10 @@ def run_retry(request: HttpRequest, run_id: int) -> HttpResponse:
 @require_POST
 def run_cancel(request: HttpRequest, run_id: int) -> HttpResponse:
     run = selectors.run_get(user=request.user, run_id=run_id)
-    if services.evaluation_run_cancel(run=run, by=request.user.get_username()):
+    if actions.evaluation_cancel(run=run, user=request.user, via=VIA):
         messages.success(request, f"Run {run.pk} is cancelled; what it finished is kept.")
+    else:
+        messages.info(request, f"Run {run.pk} is {run.get_status_display().lower()}.")
     return redirect("evaluation-run", run_id=run.pk)
 
 

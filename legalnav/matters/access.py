@@ -58,6 +58,19 @@ def can(*, user: object, matter: Matter, action: Action, role: str | None = None
     return role is not None and action in ALLOWED.get(role, frozenset())
 
 
+def require(*, user: object, matter: Matter, action: Action) -> str:
+    """The user's role if they may take ``action`` in a matter already loaded; otherwise the same
+    refusal as ``matter_for``: Http404 for a non-member, PermissionDenied for a weak role."""
+    role = role_of(user=user, matter=matter)
+    if role is None:
+        raise Http404("No such matter.")
+    if not can(user=user, matter=matter, action=action, role=role):
+        raise PermissionDenied(
+            f"Your role in this matter ({role}) does not allow this ({action.value})."
+        )
+    return role
+
+
 def matter_for(*, user: object, matter_id: object, action: Action = Action.VIEW) -> Matter:
     """The matter if the user may take ``action`` in it: Http404 for a non-member or an unknown or
     malformed id, PermissionDenied for a member whose role does not allow the action.
@@ -68,12 +81,7 @@ def matter_for(*, user: object, matter_id: object, action: Action = Action.VIEW)
     except (TypeError, ValueError):
         raise Http404("No such matter.") from None
     matter = Matter.objects.filter(pk=pk).first()
-    role = role_of(user=user, matter=matter) if matter is not None else None
-    if matter is None or role is None:
+    if matter is None:
         raise Http404("No such matter.")
-    if not can(user=user, matter=matter, action=action, role=role):
-        raise PermissionDenied(
-            f"Your role in this matter ({role}) does not allow this ({action.value})."
-        )
-    matter.user_role = role  # type: ignore[attr-defined]
+    matter.user_role = require(user=user, matter=matter, action=action)  # type: ignore[attr-defined]
     return matter

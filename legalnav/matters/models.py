@@ -64,7 +64,8 @@ class Membership(models.Model):
 
 
 class AuditEvent(models.Model):
-    """One thing someone did in a matter. Rows are only ever added."""
+    """One thing someone did in a matter, or outside any matter (an evaluation run: ``matter`` is
+    empty). Rows are only ever added."""
 
     class Action(models.TextChoices):
         UPLOADED = "uploaded", "Uploaded"
@@ -79,8 +80,13 @@ class AuditEvent(models.Model):
         RETRIED = "retried", "Retried"
         CANCELLED = "cancelled", "Cancelled"
         QUEUE_DOWN = "queue_down", "Could not queue (task queue unavailable)"
+        STARTED = "started", "Started evaluation run"
 
-    matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="audit_events")
+    # Empty for what belongs to no matter: evaluation runs score gold sets, never a matter's
+    # documents, and their start, retry and cancel are audited all the same.
+    matter = models.ForeignKey(
+        Matter, null=True, blank=True, on_delete=models.CASCADE, related_name="audit_events"
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -1,16 +1,18 @@
 """Writes for matters: creating one, and who is a member of it with which role.
 
-Every change is recorded in the matter's audit trail in the same transaction, so a row in the
-trail means the change happened and a change always leaves a row.
+These are the data-level changes only. Who may make them, the audit row and the door they came
+through are the business of ``matters.actions``, which calls these inside its own transaction,
+so a row in the trail means the change happened and a change always leaves a row.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from legalnav.matters.audit import audit_record
-from legalnav.matters.models import AuditEvent, Matter, Membership
+from legalnav.matters.models import Matter, Membership
 
 
 class MembershipError(ValueError):
@@ -21,20 +23,24 @@ class MembershipError(ValueError):
         self.message = message
 
 
-def matter_create(*, user: object, name: str, kind: str = "", description: str = "") -> Matter:
-    """Create a matter; its creator (a signed-in user) becomes its first owner."""
-    creator_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
-    if creator_id is None:
-        raise ValueError("A matter is created by a signed-in user, who becomes its owner.")
+def matter_create(
+    *, owner: object | None, name: str, kind: str = "", description: str = ""
+) -> Matter:
+    """Create a matter. ``owner`` (a signed-in user) is recorded as its creator and becomes its
+    first owner; with no owner (a management command) only staff see it until someone is
+    added."""
+    owner_id = getattr(owner, "pk", None) if getattr(owner, "is_authenticated", False) else None
+    if owner is not None and owner_id is None:
+        raise ValueError("A matter's owner is a signed-in user.")
     with transaction.atomic():
         matter = Matter.objects.create(
             name=name.strip()[:200],
             kind=kind or Matter.Kind.TRANSACTION,
             description=description.strip(),
-            created_by_id=creator_id,
+            created_by_id=owner_id,
         )
-        Membership.objects.create(matter=matter, user_id=creator_id, role=Membership.Role.OWNER)
-        audit_record(matter=matter, user=user, action=AuditEvent.Action.CREATED, target=matter.name)
+        if owner_id is not None:
+            Membership.objects.create(matter=matter, user_id=owner_id, role=Membership.Role.OWNER)
     return matter
 
 
@@ -42,7 +48,7 @@ def _owner_count(matter: Matter) -> int:
     return Membership.objects.filter(matter=matter, role=Membership.Role.OWNER).count()
 
 
-def membership_add(*, matter: Matter, actor: object, username: str, role: str) -> Membership:
+def membership_add(*, matter: Matter, username: str, role: str) -> Membership:
     """Make an existing user a member of the matter with the given role."""
     if role not in Membership.Role.values:
         raise MembershipError(f"“{role}” is not a role; choose owner, editor or viewer.")
@@ -60,19 +66,20 @@ def membership_add(*, matter: Matter, actor: object, username: str, role: str) -
                 "change their role in the list instead."
             )
         membership = Membership.objects.create(matter=matter, user=user, role=role)
-        audit_record(
-            matter=matter,
-            user=actor,
-            action=AuditEvent.Action.MEMBER_ADDED,
-            target=user.get_username(),
-            detail={"role": role},
-        )
     return membership
 
 
-def membership_change(
-    *, matter: Matter, actor: object, membership_id: int, role: str
-) -> Membership:
+@dataclass(frozen=True)
+class RoleChange:
+    membership: Membership
+    before: str  # the role it had; equal to ``membership.role`` when nothing changed
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.membership.role
+
+
+def membership_change(*, matter: Matter, membership_id: int, role: str) -> RoleChange:
     """Change a member's role. The last owner cannot be demoted: a matter always has an owner."""
     if role not in Membership.Role.values:
         raise MembershipError(f"“{role}” is not a role; choose owner, editor or viewer.")
@@ -89,7 +96,7 @@ def membership_change(
         if membership is None:
             raise MembershipError("That person is no longer a member of this matter.")
         if membership.role == role:
-            return membership
+            return RoleChange(membership, before=role)
         if membership.role == Membership.Role.OWNER and _owner_count(matter) <= 1:
             raise MembershipError(
                 f"{membership.user.get_username()} is the only owner; make someone else an owner "
@@ -98,18 +105,12 @@ def membership_change(
         before = membership.role
         membership.role = role
         membership.save(update_fields=["role"])
-        audit_record(
-            matter=matter,
-            user=actor,
-            action=AuditEvent.Action.MEMBER_CHANGED,
-            target=membership.user.get_username(),
-            detail={"from": before, "to": role},
-        )
-    return membership
+    return RoleChange(membership, before=before)
 
 
-def membership_remove(*, matter: Matter, actor: object, membership_id: int) -> str:
-    """Remove a member; returns their username. The last owner cannot be removed."""
+def membership_remove(*, matter: Matter, membership_id: int) -> Membership:
+    """Remove a member; returns the removed row (``user`` and ``role`` still readable). The last
+    owner cannot be removed."""
     with transaction.atomic():
         list(
             Membership.objects.select_for_update().filter(matter=matter, role=Membership.Role.OWNER)
@@ -127,13 +128,5 @@ def membership_remove(*, matter: Matter, actor: object, membership_id: int) -> s
                 f"{username} is the only owner and cannot be removed; make someone else an owner "
                 "first."
             )
-        role = membership.role
         membership.delete()
-        audit_record(
-            matter=matter,
-            user=actor,
-            action=AuditEvent.Action.MEMBER_REMOVED,
-            target=username,
-            detail={"role": role},
-        )
-    return username
+    return membership

@@ -1,7 +1,9 @@
-"""Pages for matters: the list, creating one, its members and its audit trail.
+"""Pages for matters: creating one, its members and its audit trail (the list of matters, with
+their documents, is in ``legalnav.documents.views``).
 
 Views parse input, check access through ``matter_for`` (404 for non-members, 403 for a weak
-role), call one service or selector and render. Forms post back with a CSRF token and redirect
+role), call one action (``matters.actions``: access, the change and its audit row) or selector and
+render. Forms post back with a CSRF token and redirect
 after success, so a reload never repeats a change.
 """
 
@@ -14,19 +16,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from legalnav.matters import selectors, services
+from legalnav.matters import actions, selectors
 from legalnav.matters.access import Action, can, matter_for
 from legalnav.matters.audit import audit_list
 from legalnav.matters.forms import MatterForm, MemberAddForm, MemberRoleForm
 from legalnav.matters.models import AuditEvent, Matter, Membership
 
 AUDIT_PAGE_SIZE = 50
-
-
-@login_required
-@require_http_methods(["GET"])
-def matter_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "matters/list.html", {"rows": selectors.matter_rows(user=request.user)})
+VIA = "page"
+# Rows of what belongs to no matter (evaluation runs) never appear in a matter's trail.
+_MATTER_ACTIONS = [c for c in AuditEvent.Action.choices if c[0] != AuditEvent.Action.STARTED]
 
 
 @login_required
@@ -35,7 +34,7 @@ def matter_create(request: HttpRequest) -> HttpResponse:
     """Any signed-in user may open a matter; they become its owner and see only what they add."""
     form = MatterForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        matter = services.matter_create(user=request.user, **form.cleaned_data)
+        matter = actions.matter_open(user=request.user, via=VIA, **form.cleaned_data)
         messages.success(request, f"Created “{matter.name}”. Upload its documents below.")
         return redirect("matter-detail", matter_id=matter.pk)
     return render(
@@ -63,10 +62,10 @@ def matter_members(request: HttpRequest, matter_id: int) -> HttpResponse:
     form = MemberAddForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            membership = services.membership_add(
-                matter=matter, actor=request.user, **form.cleaned_data
+            membership = actions.member_add(
+                matter=matter, user=request.user, via=VIA, **form.cleaned_data
             )
-        except services.MembershipError as exc:
+        except actions.MembershipError as exc:
             form.add_error("username", exc.message)
         else:
             messages.success(
@@ -86,13 +85,14 @@ def member_update(request: HttpRequest, matter_id: int, membership_id: int) -> H
         messages.error(request, "Choose owner, editor or viewer.")
         return redirect("matter-members", matter_id=matter.pk)
     try:
-        membership = services.membership_change(
+        membership = actions.member_change_role(
             matter=matter,
-            actor=request.user,
+            user=request.user,
             membership_id=membership_id,
             role=form.cleaned_data["role"],
-        )
-    except services.MembershipError as exc:
+            via=VIA,
+        ).membership
+    except actions.MembershipError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(
@@ -107,13 +107,13 @@ def member_update(request: HttpRequest, matter_id: int, membership_id: int) -> H
 def member_remove(request: HttpRequest, matter_id: int, membership_id: int) -> HttpResponse:
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.MANAGE)
     try:
-        username = services.membership_remove(
-            matter=matter, actor=request.user, membership_id=membership_id
+        removed = actions.member_remove(
+            matter=matter, user=request.user, membership_id=membership_id, via=VIA
         )
-    except services.MembershipError as exc:
+    except actions.MembershipError as exc:
         messages.error(request, exc.message)
     else:
-        messages.success(request, f"Removed {username} from the matter.")
+        messages.success(request, f"Removed {removed.user.get_username()} from the matter.")
     return _after_membership_change(request, matter)
 
 
@@ -142,6 +142,6 @@ def matter_audit(request: HttpRequest, matter_id: int) -> HttpResponse:
         "matter": matter,
         "page": page,
         "action": action,
-        "actions": AuditEvent.Action.choices,
+        "actions": _MATTER_ACTIONS,
     }
     return render(request, "matters/audit.html", context)

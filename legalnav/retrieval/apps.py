@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import atexit
+
 from django.apps import AppConfig
 
 
@@ -7,3 +9,27 @@ class RetrievalConfig(AppConfig):
     name = "legalnav.retrieval"
     label = "retrieval"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from django.core.signals import request_finished
+
+        from legalnav.core.jobs import job_finished
+        from legalnav.documents.signals import document_deleting, document_indexed
+        from legalnav.retrieval import receivers
+
+        # Indexing and deleting a document (documents cannot import retrieval: see the layer
+        # contract in pyproject.toml).
+        document_indexed.connect(
+            receivers.embed_indexed_document, dispatch_uid="legalnav-retrieval-embed"
+        )
+        document_deleting.connect(
+            receivers.unstore_deleted_document, dispatch_uid="legalnav-retrieval-unstore"
+        )
+        # The index cache writes itself at the end of every unit of work (see receivers.py).
+        request_finished.connect(
+            receivers.flush_index_cache, dispatch_uid="legalnav-retrieval-flush-request"
+        )
+        job_finished.connect(
+            receivers.flush_index_cache, dispatch_uid="legalnav-retrieval-flush-job"
+        )
+        atexit.register(receivers.flush_index_cache)

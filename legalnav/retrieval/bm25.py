@@ -67,6 +67,11 @@ class BM25:
             else self.doc_len
         )
 
+    def holding(self, term: str) -> np.ndarray:
+        """The ids of the documents that contain ``term`` (a token), in id order."""
+        hit = self.postings.get(term)
+        return hit[0] if hit is not None else np.zeros(0, dtype=np.int64)
+
     def scores(self, query: list[str]) -> np.ndarray:
         """Scores for every document; repeated query terms count again, as in rank-bm25."""
         out = np.zeros(self.size)

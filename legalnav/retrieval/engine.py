@@ -8,12 +8,12 @@ the documents, so the same code serves the product and the ``retrieve --json`` m
 from __future__ import annotations
 
 import logging
-import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from django.conf import settings
 
 from legalnav.retrieval.bm25 import BM25, tokenize
 from legalnav.retrieval.embeddings import Embedder
@@ -183,11 +183,26 @@ class Corpus:
             )
         return self._surface
 
+    def passages_with_all(self, terms: Sequence[str]) -> set[int]:
+        """The rows of the passages whose lexical tokens (``tokenize``) include every term: a
+        complete match, not a ranking (listing questions must miss nothing)."""
+        rows: set[int] | None = None
+        for term in terms:
+            found = set(self.bm25.holding(term).tolist())
+            rows = found if rows is None else rows & found
+            if not rows:
+                return set()
+        return rows or set()
+
     # -- dense --
 
-    def _ensure_vectors(self, rows: np.ndarray) -> None:
-        """Embed the passages among ``rows`` that have no vector yet (cached per document)."""
+    def ensure_vectors(self, rows: np.ndarray | None = None) -> None:
+        """Embed the passages among ``rows`` (default: all) that have no vector yet. Vectors are
+        kept on their documents and in the cache's passage-vector store, so each passage text is
+        embedded once."""
         assert self.embedder is not None
+        if rows is None:
+            rows = np.arange(self.size)
         missing: dict[int, list[int]] = {}
         for i in rows.tolist():
             d, p = self.owner[i]
@@ -228,6 +243,19 @@ class Corpus:
             for d in missing:
                 self.cache.mark_dirty(self.docs[d])
 
+    def passage_matrix(self) -> np.ndarray:
+        """Every passage's vector, one row per corpus row (embedding those still missing),
+        stacked once and kept until a new vector arrives."""
+        assert self.embedder is not None
+        if not self.size:
+            return np.zeros((0, self.embedder.dimension), dtype=np.float32)
+        self.ensure_vectors()
+        if self._matrix is None:
+            self._matrix = np.vstack(
+                [d.vectors for d in self.docs if len(d.passages) and d.vectors is not None]
+            )
+        return self._matrix
+
     def dense_scores(
         self, question: str, candidates: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -239,13 +267,12 @@ class Corpus:
             rows = candidates
         if rows.size == 0:
             return rows, np.zeros(0)
-        self._ensure_vectors(rows)
-        q = self.embedder.encode([question])[0]
         if rows.size == self.size:
-            # The whole corpus: stack its vectors once, not on every question.
-            if self._matrix is None:
-                self._matrix = np.vstack([d.vectors for d in self.docs if len(d.passages)])
-            return rows, self._matrix @ q
+            # The whole corpus: its vectors are stacked once, not on every question.
+            matrix = self.passage_matrix()
+            return rows, matrix @ self.embedder.encode([question])[0]
+        self.ensure_vectors(rows)
+        q = self.embedder.encode([question])[0]
         matrix = np.vstack(
             [self.docs[self.owner[i][0]].vectors[self.owner[i][1]] for i in rows.tolist()]
         )
@@ -272,12 +299,6 @@ def rrf(
         for rank, item in enumerate(ranking):
             fused[item] = fused.get(item, 0.0) + w / (k + rank + 1)
     return fused
-
-
-# The dense ranking's weight in hybrid fusion (BM25 counts 1). Overridable for experiments.
-DENSE_WEIGHT = float(os.environ.get("LEGALNAV_DENSE_WEIGHT", "1.0"))
-# Score fusion's BM25 share (see _convex). 0.5 measured best of 0.5/0.7 on CUAD and ContractNLI.
-FUSION_ALPHA = float(os.environ.get("LEGALNAV_FUSION_ALPHA", "0.5"))
 
 
 def _convex(
@@ -350,12 +371,15 @@ class Retriever:
         lex, lex_scores = self.bm25_ranking(question, fusion_depth)
         dense, dense_scores = self.dense_ranking(question, fusion_depth, lex_scores)
         if fusion == "convex" and dense:
-            fused = _convex(lex, lex_scores, dense, dense_scores, FUSION_ALPHA)
+            # The BM25 share (settings.LEGALNAV_FUSION_ALPHA; 0.5 measured best of 0.5/0.7 on
+            # CUAD and ContractNLI).
+            fused = _convex(lex, lex_scores, dense, dense_scores, settings.LEGALNAV_FUSION_ALPHA)
             if about_document(question):
                 for first in self._opening_passages():
                     fused[first] = fused.get(first, 0.0) + 1.0
             return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:depth]
-        fused = rrf([lex, dense], weights=[1.0, DENSE_WEIGHT])
+        # The dense ranking's weight (settings.LEGALNAV_DENSE_WEIGHT; BM25 counts 1).
+        fused = rrf([lex, dense], weights=[1.0, settings.LEGALNAV_DENSE_WEIGHT])
         # The metadata boost: a question about the instrument itself (its name, parties, date)
         # is answered by its opening passage. (Boosting passages by the flags a question seems to
         # ask about was measured and dropped: it lowered R@1 on CUAD and ContractNLI, since

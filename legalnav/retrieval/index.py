@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,13 +20,7 @@ import numpy as np
 
 from legalnav.documents.models import PARSER_VERSION
 from legalnav.documents.parsing import parse_document
-from legalnav.retrieval.passages import (
-    MAX_CHARS,
-    TARGET_CHARS,
-    Passage,
-    build_passages,
-    heading_path,
-)
+from legalnav.retrieval.passages import Passage, build_passages, heading_path, passage_sizes
 from legalnav.retrieval.vector_cache import PassageVectorCache
 
 INDEX_VERSION = 1
@@ -105,7 +100,13 @@ def build_doc_index(text: str, sha256: str) -> DocIndex:
 
 
 class IndexCache:
-    """Document indexes on disk (pickles) and in memory, keyed by content hash."""
+    """Document indexes on disk (pickles) and in memory, keyed by content hash.
+
+    New indexes and new vectors are held in memory ("dirty") until ``flush`` writes them. The
+    product's cache (``retrieval.services.index_cache``) is flushed for its callers at the end of
+    every request and job and at process exit; commands that keep a cache of their own flush it
+    when they choose. Vectors are also written through to ``passages`` as they are computed, so
+    an index that was never flushed loses its parse, never its embeddings."""
 
     def __init__(self, folder: Path, *, keep: int = 500) -> None:
         self.folder = folder
@@ -113,21 +114,29 @@ class IndexCache:
         # worker would otherwise hold every document it ever indexed)
         self.memory: OrderedDict[str, DocIndex] = OrderedDict()
         self.dirty: set[str] = set()
+        # A web process flushes from its request threads while its job thread computes vectors:
+        # ``_lock`` guards ``dirty``, ``_writing`` lets one flush write at a time.
+        self._lock = threading.Lock()
+        self._writing = threading.Lock()
         # Vectors by passage text, across document versions (see vector_cache.py).
         self.passages = PassageVectorCache(folder / "passage-vectors.sqlite3")
 
-    def _path(self, sha: str) -> Path:
-        return (
-            self.folder
-            / f"{sha}-p{PARSER_VERSION}-i{INDEX_VERSION}-s{TARGET_CHARS}.{MAX_CHARS}.pkl"
-        )
+    def _key(self, sha: str) -> str:
+        """An index's name in memory and on disk: the text, the parser, this module and the
+        passage sizes (settings, which a test may change between two calls)."""
+        target, limit = passage_sizes()
+        return f"{sha}-p{PARSER_VERSION}-i{INDEX_VERSION}-s{target}.{limit}"
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.pkl"
 
     def get(self, text: str) -> DocIndex:
         sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        if sha in self.memory:
-            self.memory.move_to_end(sha)
-            return self.memory[sha]
-        path = self._path(sha)
+        key = self._key(sha)
+        if key in self.memory:
+            self.memory.move_to_end(key)
+            return self.memory[key]
+        path = self._path(key)
         index: DocIndex | None = None
         if path.exists():
             try:
@@ -137,8 +146,8 @@ class IndexCache:
                 index = None  # a damaged cache entry is rebuilt
         if index is None:
             index = build_doc_index(text, sha)
-            self.dirty.add(sha)
-        self.memory[sha] = index
+            self.mark_dirty(index)
+        self.memory[key] = index
         if len(self.memory) > self.keep:
             for old in [k for k in self.memory if k not in self.dirty][
                 : len(self.memory) - self.keep
@@ -147,20 +156,34 @@ class IndexCache:
         return index
 
     def mark_dirty(self, index: DocIndex) -> None:
-        self.dirty.add(index.sha256)
+        with self._lock:
+            self.dirty.add(self._key(index.sha256))
 
-    def flush(self) -> None:
-        """Write changed indexes (new documents, new vectors) atomically."""
-        if not self.dirty:
-            return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        for sha in sorted(self.dirty):
-            index = self.memory.get(sha)
-            if index is None:
-                continue
-            path = self._path(sha)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            with tmp.open("wb") as fh:
-                pickle.dump(index, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        self.dirty.clear()
+    def flush(self) -> int:
+        """Write changed indexes (new documents, new vectors) atomically; returns how many.
+
+        Safe from several threads: an index that changes while it is being written is dirty
+        again afterwards and is written by the next flush."""
+        if not self.dirty:  # the common case, once per request: no lock, no I/O
+            return 0
+        with self._writing:
+            with self._lock:
+                keys, self.dirty = sorted(self.dirty), set()
+                # Taken now: ``get`` may drop an index from memory once it is no longer dirty.
+                todo = [(key, self.memory.get(key)) for key in keys]
+            done = 0  # position in todo
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                for key, index in todo:
+                    if index is not None:
+                        path = self._path(key)
+                        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                        with tmp.open("wb") as fh:
+                            pickle.dump(index, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                        os.replace(tmp, path)
+                    done += 1
+            except BaseException:
+                with self._lock:  # a full disk, say: keep what was not written for next time
+                    self.dirty.update(keys[done:])
+                raise
+            return sum(1 for _, index in todo if index is not None)

@@ -8,16 +8,21 @@ index see alongside the text.
 
 from __future__ import annotations
 
-import os as _os
 import re
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from legalnav.documents.parsing.structure import ParsedNode
 
-# Passage size: small enough that ten hits stay a small share of a contract, large enough to hold
-# a clause's sentence with its context. Overridable for experiments; part of the cache key.
-MAX_CHARS = int(_os.environ.get("LEGALNAV_PASSAGE_MAX", "1500"))
-TARGET_CHARS = int(_os.environ.get("LEGALNAV_PASSAGE_TARGET", "900"))
+
+def passage_sizes() -> tuple[int, int]:
+    """(target, max) characters of a passage, from settings.LEGALNAV_PASSAGE_TARGET and
+    LEGALNAV_PASSAGE_MAX: small enough that ten hits stay a small share of a contract, large
+    enough to hold a clause's sentence with its context. Part of the index cache key."""
+    return int(settings.LEGALNAV_PASSAGE_TARGET), int(settings.LEGALNAV_PASSAGE_MAX)
+
+
 _CUT = re.compile(r"\n[ \t\u00a0]*\n|(?<=[.;:])\s+(?=[A-Z(“\"])")
 _WS = re.compile(r"\s+")
 
@@ -53,23 +58,27 @@ def _is_stub(nd: ParsedNode) -> bool:
     return len(body) < 12
 
 
-def split_span(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Cut [start, end) into pieces of about TARGET_CHARS, at paragraph or sentence ends, and
-    at a space where a piece would still be longer than MAX_CHARS."""
-    if end - start <= MAX_CHARS:
+def split_span(
+    text: str, start: int, end: int, sizes: tuple[int, int] | None = None
+) -> list[tuple[int, int]]:
+    """Cut [start, end) into pieces of about the target size, at paragraph or sentence ends,
+    and at a space where a piece would still be longer than the maximum (``sizes``: (target,
+    max), by default ``passage_sizes()``)."""
+    target, limit = sizes or passage_sizes()
+    if end - start <= limit:
         return [(start, end)]
     soft: list[tuple[int, int]] = []
     piece_start = start
     for m in _CUT.finditer(text, start, end):
-        if m.start() - piece_start >= TARGET_CHARS:
+        if m.start() - piece_start >= target:
             soft.append((piece_start, m.start()))
             piece_start = m.end()
     soft.append((piece_start, end))
     pieces: list[tuple[int, int]] = []
     for a, b in soft:
-        while b - a > MAX_CHARS:
-            cut = text.rfind(" ", a + TARGET_CHARS, a + MAX_CHARS)
-            cut = cut if cut > a else a + MAX_CHARS
+        while b - a > limit:
+            cut = text.rfind(" ", a + target, a + limit)
+            cut = cut if cut > a else a + limit
             pieces.append((a, cut))
             a = cut + 1
         pieces.append((a, b))
@@ -77,12 +86,13 @@ def split_span(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def build_passages(nodes: list[ParsedNode], text: str) -> list[Passage]:
+    sizes = passage_sizes()
     out: list[Passage] = []
     for idx, nd in enumerate(nodes):
         if nd.kind == "toc" or nd.end <= nd.start or _is_stub(nd):
             continue
         context = heading_path(nodes, idx)
-        spans = split_span(text, nd.start, nd.end)
+        spans = split_span(text, nd.start, nd.end, sizes)
         if len(spans) == 1:
             out.append(Passage(idx, nd.start, nd.end, nd.text, context))
             continue

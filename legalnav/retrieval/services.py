@@ -126,8 +126,12 @@ def amendment_pairs(
     return pairs
 
 
-def flush_index_cache() -> None:
-    index_cache().flush()
+def flush_index_cache() -> int:
+    """Write the document indexes and vectors this process computed to the on-disk index cache;
+    returns how many. Nobody has to call it: it runs at the end of every request and job and at
+    process exit (``legalnav.retrieval.receivers``). A command may call it at a moment it
+    chooses."""
+    return sum(cache.flush() for cache in list(_CACHES.values()))
 
 
 def embed_document_text(text: str) -> int:
@@ -139,7 +143,7 @@ def _embedded(text: str) -> DocIndex:
     cache = index_cache()
     doc = cache.get(text)
     corpus = Corpus([doc], embedder=get_embedder(), cache=cache)
-    corpus._ensure_vectors(np.arange(corpus.size))  # noqa: SLF001 - the corpus owns the cache
+    corpus.ensure_vectors()
     cache.flush()
     return doc
 

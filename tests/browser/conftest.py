@@ -44,7 +44,6 @@ def _warm_up(folder: Path) -> None:
     """Load the embedding model and embed the demo pair's passages into the session's index
     cache. Vectors are cached by passage text, so the first answer in a test finds them there
     instead of embedding the matter while the browser waits."""
-    import numpy as np
     from django.conf import settings
 
     from legalnav.documents.parsing.extract import extract_text
@@ -62,7 +61,7 @@ def _warm_up(folder: Path) -> None:
         limit = settings.LEGALNAV_MAX_UPLOAD_BYTES
         doc = cache.get(extract_text(demo_bytes(name), name, max_bytes=limit).text)
         corpus = Corpus([doc], embedder=embedder, cache=cache)
-        corpus._ensure_vectors(np.arange(corpus.size))  # noqa: SLF001 - as embed_document_text
+        corpus.ensure_vectors()  # as embed_document_text
     # The vectors are in the cache's passage table now; no document pickles are written, so
     # nothing here races the tests' own index cache over the same files.
     cache.passages.close()

@@ -189,6 +189,7 @@ def test_creating_a_matter_makes_the_creator_its_owner_and_is_audited(client) ->
     assert Membership.objects.get(matter=matter).role == "owner"
     event = AuditEvent.objects.get(matter=matter)
     assert (event.action, event.user, event.target) == ("created", user, "Atlas acquisition")
+    assert event.detail == {"kind": "transaction", "via": "page"}
     page = text_of(client.get(response["Location"]))
     assert "Created “Atlas acquisition”" in page and "Add documents" in page
 
@@ -238,9 +239,9 @@ def test_owner_adds_changes_and_removes_a_member_and_each_step_is_audited(
         .values_list("action", "target", "detail")
     )
     assert trail == [
-        ("member_added", "priya", {"role": "editor"}),
-        ("member_changed", "priya", {"from": "editor", "to": "viewer"}),
-        ("member_removed", "priya", {"role": "viewer"}),
+        ("member_added", "priya", {"role": "editor", "via": "page"}),
+        ("member_changed", "priya", {"from": "editor", "to": "viewer", "via": "page"}),
+        ("member_removed", "priya", {"role": "viewer", "via": "page"}),
     ]
 
 

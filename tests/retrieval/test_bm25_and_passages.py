@@ -9,7 +9,7 @@ from rank_bm25 import BM25Okapi
 from legalnav.documents.parsing import parse_document
 from legalnav.retrieval.bm25 import BM25, tokenize
 from legalnav.retrieval.engine import normalise_mode, rrf
-from legalnav.retrieval.passages import MAX_CHARS, build_passages, split_span
+from legalnav.retrieval.passages import build_passages, passage_sizes, split_span
 from tests.conftest import demo_bytes
 
 
@@ -43,7 +43,7 @@ def test_passages_are_exact_ranges_of_bounded_size(coned):
     for p in passages:
         node = parsed.nodes[p.node]
         assert node.start <= p.start < p.end <= node.end
-        assert p.end - p.start <= MAX_CHARS
+        assert p.end - p.start <= passage_sizes()[1]
         raw = text[p.start : p.end].split()
         assert p.text.split()[:1] == raw[:1]
         rest = iter(raw)  # the passage's words are the source's words, page furniture dropped
@@ -56,9 +56,24 @@ def test_split_span_cuts_at_sentence_ends():
     text = " ".join(f"Sentence number {i} ends here." for i in range(200))
     pieces = split_span(text, 0, len(text))
     assert len(pieces) > 3
-    assert all(b - a <= MAX_CHARS for a, b in pieces)
+    assert all(b - a <= passage_sizes()[1] for a, b in pieces)
     assert all(text[a:b].rstrip().endswith(".") for a, b in pieces[:-1])
     assert pieces[0][0] == 0 and pieces[-1][1] == len(text)
+
+
+def test_passage_sizes_are_settings_read_at_each_call(settings, tmp_path):
+    """LEGALNAV_PASSAGE_TARGET / _MAX: a change cuts smaller passages and names another cache
+    entry, so an index built with the old sizes is never served."""
+    from legalnav.retrieval.index import IndexCache
+
+    text = " ".join(f"Sentence number {i} ends here." for i in range(200))
+    default = split_span(text, 0, len(text))
+    cache = IndexCache(tmp_path)
+    before = cache.get("1. Term. The term is one year.\n")
+    settings.LEGALNAV_PASSAGE_TARGET, settings.LEGALNAV_PASSAGE_MAX = 200, 300
+    small = split_span(text, 0, len(text))
+    assert len(small) > len(default) and all(b - a <= 300 for a, b in small)
+    assert cache.get("1. Term. The term is one year.\n") is not before
 
 
 def test_reciprocal_rank_fusion_formula():
@@ -85,6 +100,33 @@ def test_score_fusion_formula():
     # alpha moves the weight: all on BM25 ranks BM25's best first
     by_bm25 = _convex(lex, lex_scores, dense, dense_scores, 1.0)
     assert max(by_bm25, key=by_bm25.get) == 1
+
+
+def test_fusion_weights_are_settings_read_at_each_call(settings):
+    """LEGALNAV_DENSE_WEIGHT (RRF) and LEGALNAV_FUSION_ALPHA (score fusion) take effect without
+    a restart: all weight on one retriever gives that retriever's ranking."""
+    from legalnav.retrieval.engine import Corpus, Retriever
+    from legalnav.retrieval.index import build_doc_index
+    from tests.retrieval.embedders import HashEmbedder
+
+    text = demo_bytes("bioamber-development-agreement.txt").decode("utf-8")
+    retriever = Retriever(Corpus([build_doc_index(text, "x")], embedder=HashEmbedder()))
+    question = "How may the agreement be terminated for breach?"
+    lexical = retriever.bm25_ranking(question, 10)[0]
+    dense = retriever.dense_ranking(question, 10)[0]
+    assert lexical != dense
+
+    def top(fusion: str) -> list[int]:
+        return [row for row, _ in retriever.hybrid_ranking(question, 10, fusion=fusion)]
+
+    settings.LEGALNAV_DENSE_WEIGHT = 0.0
+    assert top("rrf") == lexical
+    settings.LEGALNAV_DENSE_WEIGHT = 1000.0
+    assert top("rrf") == dense
+    settings.LEGALNAV_FUSION_ALPHA = 1.0
+    assert top("convex")[0] == lexical[0]
+    settings.LEGALNAV_FUSION_ALPHA = 0.0
+    assert top("convex")[0] == dense[0]
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,7 @@ class CountingEmbedder:
 
 def _embed_all(cache: IndexCache, text: str, embedder: CountingEmbedder):
     doc = cache.get(text)
-    Corpus([doc], embedder=embedder, cache=cache)._ensure_vectors(np.arange(len(doc.passages)))
+    Corpus([doc], embedder=embedder, cache=cache).ensure_vectors()
     return doc
 
 
@@ -68,9 +68,7 @@ def test_a_new_version_reembeds_only_its_changed_passages(tmp_path: Path) -> Non
     again = IndexCache(tmp_path)
     rebuilt = again.get(v1)
     assert rebuilt.vectors is None
-    Corpus([rebuilt], embedder=embedder, cache=again)._ensure_vectors(
-        np.arange(len(rebuilt.passages))
-    )
+    Corpus([rebuilt], embedder=embedder, cache=again).ensure_vectors()
     assert embedder.texts == []
     assert np.array_equal(rebuilt.vectors, first.vectors)
 

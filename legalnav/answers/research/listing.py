@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from legalnav.documents.parsing.judgments import case_name_key, names_match
+from legalnav.documents.parsing.judgments.cases import case_name_key, names_match
 from legalnav.retrieval.bm25 import tokenize
 
 # Words that frame a listing rather than say what to look for.
@@ -455,19 +455,12 @@ def phrase_hits(corpus, words: Sequence[str]) -> dict[int, list[PhraseHit]]:  # 
     words = [w for w in words if w]
     if not words:
         return {}
-    rows: set[int] | None = None
-    postings = corpus.bm25.postings
-    for w in words:
-        hit = postings.get(w)
-        if hit is None:
-            return {}
-        ids = set(hit[0].tolist())
-        rows = ids if rows is None else rows & ids
-        if not rows:
-            return {}
+    rows = corpus.passages_with_all(words)
+    if not rows:
+        return {}
     rx = phrase_regex(words)
     out: dict[int, list[PhraseHit]] = {}
-    for row in sorted(rows or ()):
+    for row in sorted(rows):
         d, p = corpus.owner[row]
         text = corpus.docs[d].passages[p].text
         m = rx.search(text)

@@ -68,11 +68,7 @@ class JudgmentSearch:
         if corpus.embedder is None or not corpus.size:
             return None
         if self._matrix is None:
-            rows = np.arange(corpus.size)
-            corpus._ensure_vectors(rows)  # noqa: SLF001 - cached per document, embedded once
-            self._matrix = np.vstack(
-                [d.vectors for d in corpus.docs if len(d.passages) and d.vectors is not None]
-            )
+            self._matrix = corpus.passage_matrix()  # cached per document, embedded once
         windows = query_windows(question) if self.windows else [question]
         vectors = corpus.embedder.encode(windows)
         # A long statement of facts does not fit the embedding model's window (256 tokens):

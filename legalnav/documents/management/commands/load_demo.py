@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from legalnav.documents.models import Document
 from legalnav.documents.services import document_add, document_index
+from legalnav.matters.actions import matter_open, member_add
 from legalnav.matters.models import Matter, Membership
 
 
@@ -35,16 +36,25 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read the demo manifest {manifest_path}: {exc}") from exc
         folder = manifest_path.parent / "documents"
         spec = manifest["matter"]
-        matter, _ = Matter.objects.get_or_create(
-            name=spec["name"],
-            defaults={
-                "kind": spec.get("kind", "transaction"),
-                "description": spec.get("description", ""),
-            },
-        )
-        if not opts["no_user"]:
-            user = self._demo_user(str(opts["user"]))
-            Membership.objects.get_or_create(matter=matter, user=user, defaults={"role": "owner"})
+        user = None if opts["no_user"] else self._demo_user(str(opts["user"]))
+        matter = Matter.objects.filter(name=spec["name"]).first()
+        if matter is None:
+            # Its owner is the demo user (none with --no-user: then only staff see it).
+            matter = matter_open(
+                user=user,
+                name=spec["name"],
+                kind=spec.get("kind", "transaction"),
+                description=spec.get("description", ""),
+                via="command",
+            )
+        elif user is not None and not Membership.objects.filter(matter=matter, user=user).exists():
+            member_add(
+                matter=matter,
+                user=None,
+                username=user.get_username(),
+                role=Membership.Role.OWNER,
+                via="command",
+            )
 
         by_file: dict[str, Document] = {}
         for item in manifest["documents"]:

@@ -21,12 +21,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from legalnav.evaluation import gold
+from legalnav.evaluation.actions import evaluation_retry, evaluation_start
 from legalnav.evaluation.models import EvaluationRun
-from legalnav.evaluation.services import (
-    EvaluationError,
-    evaluation_run_create,
-    evaluation_run_execute,
-)
+from legalnav.evaluation.services import EvaluationError, evaluation_run_execute
 
 DEFAULT_MODES = [
     "navembed:bm25",
@@ -61,7 +58,11 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, default=None, help="At most this many questions.")
         parser.add_argument("--path", default="", help="qa: a JSONL file other than the default.")
         parser.add_argument("--name", default="")
-        parser.add_argument("--user", default="", help="Username recorded as the run's creator.")
+        parser.add_argument(
+            "--user",
+            default="",
+            help="Username recorded as the run's creator (and, resuming, in the audit trail).",
+        )
         parser.add_argument(
             "--answer", action="store_true", default=None, help="Answer and score answers."
         )
@@ -80,28 +81,31 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="Print the summary as JSON.")
 
     def handle(self, *args: object, **opts: object) -> None:
+        user = None
+        if opts["user"]:
+            user = get_user_model().objects.filter(username=opts["user"]).first()
+            if user is None:
+                raise CommandError(f"No user {opts['user']!r}.")
         if opts["run"] is not None:
             run = EvaluationRun.objects.filter(pk=int(str(opts["run"]))).first()
             if run is None:
                 raise CommandError(f"There is no run {opts['run']}.")
+            if not evaluation_retry(run=run, user=user, via="command", here=True):
+                raise CommandError(f"run {run.pk} is running: another process is running it")
             self.stderr.write(f"resuming run {run.pk} ({run.name}), {run.status}")
         else:
             if not opts["gold_set"]:
                 raise CommandError(
                     "Name a gold set (cuad, cuad-facts, contractnli, qa, aila) or --run."
                 )
-            user = None
-            if opts["user"]:
-                user = get_user_model().objects.filter(username=opts["user"]).first()
-                if user is None:
-                    raise CommandError(f"No user {opts['user']!r}.")
             try:
-                run = evaluation_run_create(
+                run = evaluation_start(
+                    user=user,
+                    via="command",
                     name=str(opts["name"]),
                     gold_set=str(opts["gold_set"]),
                     modes=list(opts["modes"] or DEFAULT_MODES),  # type: ignore[call-overload]
                     k=int(opts["k"]),  # type: ignore[call-overload]
-                    user=user,
                     contracts=opts["contracts"],  # type: ignore[arg-type]
                     limit=opts["limit"],  # type: ignore[arg-type]
                     path=str(Path(str(opts["path"])).resolve()) if opts["path"] else "",

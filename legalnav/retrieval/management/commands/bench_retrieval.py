@@ -9,6 +9,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from django.conf import settings
@@ -73,6 +74,81 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def _paths(files: list[object]) -> list[Path]:
+    """The documents named on the command line, else the demo documents."""
+    paths = [Path(str(p)) for p in files] or sorted(
+        (settings.BASE_DIR / "demo" / "documents").glob("*.txt")
+    )  # type: ignore[attr-defined]
+    if not paths:
+        raise CommandError("No documents to benchmark.")
+    return paths
+
+
+def _cache_folder(opts: dict[str, object]) -> Path:
+    """A scratch folder for a cold run, else the (shared) index cache."""
+    return (
+        Path(tempfile.mkdtemp(prefix="bench-"))
+        if opts["cold"]
+        else Path(str(opts["cache"]) or Path(settings.VAR_DIR) / "retrieve-cache")
+    )
+
+
+def _embed_missing(corpus: Corpus, retriever: Retriever, *, edge: bool) -> float:
+    """Embed what the cache lacks (every passage, or BM25's candidates only in a corpus too
+    large for exact dense search in memory); returns the seconds it took."""
+    started = time.perf_counter()
+    if edge or corpus.size <= DENSE_FULL_LIMIT:
+        corpus.ensure_vectors()  # embed what is missing
+    else:
+        retriever.dense_ranking("warm up", 1)  # embeds BM25's candidates only
+    return time.perf_counter() - started
+
+
+def _vector_store(corpus: Corpus, *, kind: str) -> dict[str, object]:
+    """Switch the corpus to a Qdrant Edge collection when asked; what the report says of it."""
+    store_report: dict[str, object] = {"kind": kind}
+    if kind == "edge":
+        started = time.perf_counter()
+        corpus.vector_search, store = _edge_search(corpus)
+        store_report["upsert_s"] = round(time.perf_counter() - started, 2)
+        store_report["points"] = corpus.size
+    return store_report
+
+
+def _questions(source: str) -> list[str]:
+    """The questions of ``source`` (one a line, AILA's 'ID||text' accepted), else QUESTIONS."""
+    if not source:
+        return QUESTIONS
+    try:
+        lines = Path(source).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise CommandError(f"Cannot read {source}: {exc}") from exc
+    questions = [ln.split("||", 1)[-1].strip() for ln in lines if ln.strip()]
+    if not questions:
+        raise CommandError(f"No questions in {source}.")
+    return questions
+
+
+def _measure(
+    retriever: Retriever, questions: list[str], *, unit: str, k: int, repeat: int
+) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+    """Per mode, every question's latency (ms) and payload size (characters)."""
+    rank = rank_documents if unit == "document" else retrieve
+    latency: dict[str, list[float]] = {}
+    payload: dict[str, list[int]] = {}
+    for mode in MODES:
+        # One untimed question per mode: lazy indexes (BM25, the planner's surface, the
+        # model) are built once per corpus, not per question, and are reported above.
+        rank(retriever, questions[0], mode, k)
+        for _ in range(repeat):
+            for question in questions:
+                t0 = time.perf_counter()
+                result = rank(retriever, question, mode, k)
+                latency.setdefault(mode, []).append((time.perf_counter() - t0) * 1000)
+                payload.setdefault(mode, []).append(result.payload_chars)
+    return latency, payload
+
+
 class Command(BaseCommand):
     help = (
         "Benchmark retrieval: per-mode latency p50/p95, index build, embedding throughput, memory."
@@ -111,18 +187,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
-        paths = [Path(str(p)) for p in opts["files"]] or sorted(
-            (settings.BASE_DIR / "demo" / "documents").glob("*.txt")
-        )  # type: ignore[attr-defined]
-        if not paths:
-            raise CommandError("No documents to benchmark.")
-        texts = [p.read_bytes().decode("utf-8") for p in paths]
-        folder = (
-            Path(tempfile.mkdtemp(prefix="bench-"))
-            if opts["cold"]
-            else Path(str(opts["cache"]) or Path(settings.VAR_DIR) / "retrieve-cache")
-        )
-        cache = IndexCache(folder, keep=max(500, len(texts)))
+        texts = [p.read_bytes().decode("utf-8") for p in _paths(opts["files"])]  # type: ignore[arg-type]
+        cache = IndexCache(_cache_folder(opts), keep=max(500, len(texts)))
         started = time.perf_counter()
         docs = [cache.get(t) for t in texts]
         build_s = time.perf_counter() - started
@@ -130,42 +196,17 @@ class Command(BaseCommand):
         corpus = Corpus(docs, embedder=embedder, cache=cache)
         retriever = Retriever(corpus)
         missing = sum(1 for d in docs if d.vectors is None or np.isnan(d.vectors).any())
-        started = time.perf_counter()
-        if opts["store"] == "edge" or corpus.size <= DENSE_FULL_LIMIT:
-            corpus._ensure_vectors(np.arange(corpus.size))  # noqa: SLF001 - embed what is missing
-        else:
-            retriever.dense_ranking("warm up", 1)  # embeds BM25's candidates only
-        embed_s = time.perf_counter() - started
+        embed_s = _embed_missing(corpus, retriever, edge=opts["store"] == "edge")
         cache.flush()
-        store_report: dict[str, object] = {"kind": opts["store"]}
-        if opts["store"] == "edge":
-            started = time.perf_counter()
-            corpus.vector_search, store = _edge_search(corpus)
-            store_report["upsert_s"] = round(time.perf_counter() - started, 2)
-            store_report["points"] = corpus.size
-        questions = QUESTIONS
-        if opts["questions"]:
-            try:
-                lines = Path(str(opts["questions"])).read_text(encoding="utf-8").splitlines()
-            except OSError as exc:
-                raise CommandError(f"Cannot read {opts['questions']}: {exc}") from exc
-            questions = [ln.split("||", 1)[-1].strip() for ln in lines if ln.strip()]
-            if not questions:
-                raise CommandError(f"No questions in {opts['questions']}.")
-        rank = rank_documents if opts["unit"] == "document" else retrieve
-        k = int(opts["k"])  # type: ignore[call-overload]
-        latency: dict[str, list[float]] = {}
-        payload: dict[str, list[int]] = {}
-        for mode in MODES:
-            # One untimed question per mode: lazy indexes (BM25, the planner's surface, the
-            # model) are built once per corpus, not per question, and are reported above.
-            rank(retriever, questions[0], mode, k)
-            for _ in range(int(opts["repeat"])):  # type: ignore[call-overload]
-                for question in questions:
-                    t0 = time.perf_counter()
-                    result = rank(retriever, question, mode, k)
-                    latency.setdefault(mode, []).append((time.perf_counter() - t0) * 1000)
-                    payload.setdefault(mode, []).append(result.payload_chars)
+        store_report = _vector_store(corpus, kind=str(opts["store"]))
+        questions = _questions(str(opts["questions"]))
+        latency, payload = _measure(
+            retriever,
+            questions,
+            unit=str(opts["unit"]),
+            k=int(opts["k"]),  # type: ignore[call-overload]
+            repeat=int(opts["repeat"]),  # type: ignore[call-overload]
+        )
         report = {
             "documents": len(docs),
             "characters": sum(len(t) for t in texts),
@@ -192,7 +233,12 @@ class Command(BaseCommand):
         if opts["json"]:
             self.stdout.write(json.dumps(report, indent=2))
             return
+        self._print(report, build_s=build_s)
+
+    def _print(self, report: dict[str, Any], *, build_s: float) -> None:
+        """The report as the text table a person reads."""
         w = self.stdout.write
+        store_report = report["vector_store"]
         w(
             f"{report['documents']} documents, {report['characters']:,} characters, {report['nodes']:,} nodes, {report['passages']:,} passages"
         )
@@ -211,7 +257,7 @@ class Command(BaseCommand):
             + (
                 f" (Qdrant Edge, {store_report['points']:,} points upserted in "
                 f"{store_report['upsert_s']} s)"
-                if opts["store"] == "edge"
+                if store_report["kind"] == "edge"
                 else ""
             )
         )

@@ -41,10 +41,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--cache",
-            default=os.environ.get(
-                "LEGALNAV_RETRIEVE_CACHE", str(Path(settings.VAR_DIR) / "retrieve-cache")
-            ),
-            help="Folder for the per-document indexes (default var/retrieve-cache).",
+            default=str(settings.LEGALNAV_RETRIEVE_CACHE),
+            help="Folder for the per-document indexes (default settings.LEGALNAV_RETRIEVE_CACHE, "
+            "var/retrieve-cache).",
         )
 
     def handle(self, *args: object, **opts: object) -> None:

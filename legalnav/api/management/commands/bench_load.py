@@ -4,7 +4,7 @@
     manage.py bench_load --setup scaled --users 10 50 --seconds 60   # PostgreSQL + Redis + 2 workers
 
 Prints requests served, p50/p95 page and API latency, questions and documents finished, and the
-two figures that must be 0: jobs stuck and jobs lost. See legalnav.core.loadbench.
+two figures that must be 0: jobs stuck and jobs lost. See legalnav.api.loadbench.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.core import loadbench
+from legalnav.api import loadbench
 
 
 class Command(BaseCommand):

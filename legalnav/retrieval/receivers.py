@@ -1,0 +1,76 @@
+"""Retrieval's part in what happens elsewhere, connected in ``RetrievalConfig.ready()``.
+
+- A document was indexed (``documents.signals.document_indexed``): embed its passages, and put
+  them in the vector store when one is in use, inside the indexing job, so that the first question
+  does not wait for them.
+- A document is being deleted (``documents.signals.document_deleting``): remove its points from
+  the vector store.
+- A request, a job or the process ended: write what retrieval computed meanwhile (new document
+  indexes, new passage vectors) to the on-disk index cache, so that no caller has to remember to.
+  Once per unit of work rather than after every computation: the write then happens after the
+  response has gone, and a document touched by many questions in one job is written once. The
+  vectors themselves are already on disk by then (the passage-vector table is written through as
+  they are computed), so a process killed before it flushes loses only the parse of a document.
+
+Nothing heavy is imported here: every process loads this module at start-up, and the retrieval
+services (numpy, the embedding model) only come in once there is work for them.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+
+if TYPE_CHECKING:
+    from legalnav.documents.models import Document
+
+logger = logging.getLogger(__name__)
+
+
+def embed_indexed_document(
+    sender: Any, *, document: Document, progress: Callable[[int, str], None], **kwargs: Any
+) -> None:
+    """Embed the document's passages now. The vectors are cached by content hash: an unchanged
+    text is never embedded twice. A failure here does not fail indexing (lexical retrieval
+    still works); it is logged. ``progress`` raises when the job was cancelled or taken over."""
+    if not settings.EMBED_ON_INDEX:
+        return
+    progress(95, "Embedding passages")
+    from legalnav.retrieval.services import document_store_vectors, embed_document_text
+
+    try:
+        # Into the vector store when one is in use; the vectors are cached with the text anyway.
+        if document_store_vectors(document=document):
+            return
+    except Exception:
+        # The store is unreachable or held by another process: retrieval searches the cached
+        # vectors for this matter until the document is stored (re-index to retry).
+        logger.exception("storing the vectors of document %s failed", document.pk)
+    try:
+        embed_document_text(document.text)
+    except Exception:
+        logger.exception(
+            "embedding document %s failed; retrieval will embed on demand", document.pk
+        )
+
+
+def unstore_deleted_document(sender: Any, *, document: Document, **kwargs: Any) -> None:
+    from legalnav.retrieval.services import document_unstore_vectors
+
+    document_unstore_vectors(document=document)
+
+
+def flush_index_cache(sender: Any = None, **kwargs: Any) -> None:
+    """Write the index cache if this process changed it. Never raises: it runs after a response
+    was sent or a job ended, where a failure can only be logged (the next flush tries again)."""
+    services = sys.modules.get("legalnav.retrieval.services")
+    if services is None:
+        return  # retrieval never ran in this process: nothing to write
+    try:
+        services.flush_index_cache()
+    except Exception:
+        logger.exception("writing the retrieval index cache failed")
