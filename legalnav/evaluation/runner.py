@@ -314,6 +314,139 @@ def _answer(
     return draft, Decimal(billed or 0)
 
 
+@dataclass(slots=True)
+class _Retrieved:
+    hits: list[Any]
+    strategy: str
+    payload: int
+    docs: list[DocIndex] | None  # None for the naive baselines (no clause tree)
+    texts: list[str]
+
+
+def _retrieve_item(bench: Workbench, item: GoldItem, mode: str, k: int) -> _Retrieved:
+    texts = [bench.text(p) for p in item.documents]
+    if mode in NAIVE_MODES:
+        hits: list[Any] = bench.naive(item.documents).search(item.question, mode, k)
+        return _Retrieved(hits, mode, sum(h.end - h.start for h in hits), None, texts)
+    retriever = bench.retriever(item.documents)
+    ranked = (
+        rank_documents(retriever, item.question, mode, k)
+        if item.unit == "document"
+        else retrieve(retriever, item.question, mode, k)
+    )
+    return _Retrieved(
+        ranked.hits[:k], ranked.strategy, ranked.payload_chars, retriever.corpus.docs, texts
+    )
+
+
+def _hit_rows(got: _Retrieved) -> list[dict[str, object]]:
+    return [
+        {
+            "doc": h.doc,
+            "start": h.start,
+            "end": h.end,
+            "score": round(float(h.score), 6),
+            "node": got.docs[h.doc].nodes[h.node].node_id
+            if got.docs is not None and getattr(h, "node", -1) >= 0
+            else "",
+            # The opening of the text, for the drill-down page (the whole range for inject
+            # would be the whole document).
+            "text": " ".join(got.texts[h.doc][h.start : h.start + SNIPPET_CHARS * 2].split())[
+                :SNIPPET_CHARS
+            ],
+        }
+        for h in got.hits
+    ]
+
+
+def _measure(item: GoldItem, got: _Retrieved, k: int) -> dict[str, object]:
+    """Document-, span- and node-level ranking metrics, and the footprint of what was sent."""
+    hits, measured = got.hits, {}
+    total_chars = sum(len(t) for t in got.texts)
+    if item.unit == "document":
+        covers = [frozenset({h.doc}) if h.doc in item.relevant else frozenset() for h in hits]
+        if item.relevant:
+            doc_metrics: dict[str, object] = dict(
+                metrics.ranking_metrics(covers, len(item.relevant), DOCUMENT_KS)
+            )
+            doc_metrics["average_precision"] = metrics.average_precision(
+                covers, len(item.relevant), max(DOCUMENT_KS)
+            )
+            measured["document"] = doc_metrics
+    elif item.spans:
+        gold = [metrics.Range(d, s, e) for d, s, e in item.spans]
+        returned = _ranges(hits)
+        covers = metrics.span_covers(returned, gold)
+        span: dict[str, object] = dict(metrics.ranking_metrics(covers, len(gold), SPAN_KS))
+        span["coverage"] = metrics.span_coverage(returned, gold, k)
+        measured["span"] = span
+    if item.nodes and got.docs is not None and not got.strategy.endswith("inject"):
+        measured["node"] = node_level(hits, item.nodes, got.docs, k)
+    if total_chars:
+        measured["footprint"] = metrics.footprint(_ranges(hits), total_chars, k)
+    return measured
+
+
+def _price(
+    bench: Workbench, item: GoldItem, got: _Retrieved, result: ItemResult, card: PriceCard
+) -> None:
+    """Tokens and dollars, priced as Claude would be on the card (input side, warm cache)."""
+    docs = got.docs if got.docs is not None else bench.docs(item.documents)
+    texts = got.texts
+    total_chars = sum(len(t) for t in texts)
+    corpus_tokens = sum(bench.doc_tokens(d, t) for d, t in zip(docs, texts, strict=True))
+    ratio = corpus_tokens / total_chars if total_chars else 0.0
+    question_tokens = count_tokens(item.question)
+    result.payload_tokens = round(result.payload_chars * ratio)
+    if got.strategy.endswith("inject"):
+        footprint = corpus_tokens + question_tokens
+        estimate = corpus_tokens * card.cache_read + question_tokens * card.input
+    else:
+        footprint = result.payload_tokens + question_tokens
+        estimate = footprint * card.input
+        if got.strategy == "navindex":
+            index_tokens = sum(bench.index_tokens(d) for d in docs)
+            footprint += index_tokens
+            estimate += index_tokens * card.cache_read
+    result.footprint_tokens = footprint
+    result.dollars_estimate = (Decimal(estimate) / Decimal(1_000_000)).quantize(
+        Decimal("0.00000001")
+    )
+
+
+def _answer_and_score(
+    bench: Workbench,
+    item: GoldItem,
+    got: _Retrieved,
+    result: ItemResult,
+    provider: Any,  # noqa: ANN401
+) -> None:
+    """Answer through the answering core, check its citations and score it against the gold."""
+    assert got.docs is not None
+    t0 = time.perf_counter()
+    draft, billed = _answer(item, got.strategy, got.hits, bench, got.docs, got.texts, provider)
+    text, usage = draft.text, draft.usage
+    result.answer, result.answerer, result.dollars = text, draft.answerer, billed
+    if usage is not None:
+        result.footprint_tokens = (
+            usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens
+        )
+    else:
+        result.footprint_tokens = count_tokens(draft.context_text)
+    validation = citations.validate(text, _lookup(got.docs, got.texts))
+    result.citations = validation.as_dict()
+    result.scores = score_answer(
+        answer=text,
+        reference=item.reference,
+        must_contain=item.must_contain,
+        must_not_claim=item.must_not_claim,
+        out_of_scope=item.out_of_scope,
+        citation_problems=validation.problems,
+        citations=len(validation.checks),
+    ).as_dict()
+    result.latency_ms += (time.perf_counter() - t0) * 1000
+
+
 def evaluate_item(
     bench: Workbench,
     item: GoldItem,
@@ -331,114 +464,15 @@ def evaluate_item(
     result = ItemResult()
     started = time.perf_counter()
     try:
-        texts = [bench.text(p) for p in item.documents]
-        if mode in NAIVE_MODES:
-            docs = None
-            hits: list[Any] = bench.naive(item.documents).search(item.question, mode, k)
-            strategy, payload = mode, sum(h.end - h.start for h in hits)
-        else:
-            retriever = bench.retriever(item.documents)
-            docs = retriever.corpus.docs
-            ranked = (
-                rank_documents(retriever, item.question, mode, k)
-                if item.unit == "document"
-                else retrieve(retriever, item.question, mode, k)
-            )
-            hits, strategy, payload = ranked.hits[:k], ranked.strategy, ranked.payload_chars
+        got = _retrieve_item(bench, item, mode, k)
         result.latency_ms = (time.perf_counter() - started) * 1000
-        result.strategy = strategy
-        result.payload_chars = int(payload)
-        result.hits = [
-            {
-                "doc": h.doc,
-                "start": h.start,
-                "end": h.end,
-                "score": round(float(h.score), 6),
-                "node": docs[h.doc].nodes[h.node].node_id
-                if docs is not None and getattr(h, "node", -1) >= 0
-                else "",
-                # The opening of the text, for the drill-down page (the whole range for inject
-                # would be the whole document).
-                "text": " ".join(texts[h.doc][h.start : h.start + SNIPPET_CHARS * 2].split())[
-                    :SNIPPET_CHARS
-                ],
-            }
-            for h in hits
-        ]
-        total_chars = sum(len(t) for t in texts)
-        measured: dict[str, object] = {}
-        if item.unit == "document":
-            covers = [frozenset({h.doc}) if h.doc in item.relevant else frozenset() for h in hits]
-            if item.relevant:
-                doc_metrics: dict[str, object] = dict(
-                    metrics.ranking_metrics(covers, len(item.relevant), DOCUMENT_KS)
-                )
-                doc_metrics["average_precision"] = metrics.average_precision(
-                    covers, len(item.relevant), max(DOCUMENT_KS)
-                )
-                measured["document"] = doc_metrics
-        elif item.spans:
-            gold = [metrics.Range(d, s, e) for d, s, e in item.spans]
-            returned = _ranges(hits)
-            covers = metrics.span_covers(returned, gold)
-            span: dict[str, object] = dict(metrics.ranking_metrics(covers, len(gold), SPAN_KS))
-            span["coverage"] = metrics.span_coverage(returned, gold, k)
-            measured["span"] = span
-        if item.nodes and docs is not None and not strategy.endswith("inject"):
-            measured["node"] = node_level(hits, item.nodes, docs, k)
-        if total_chars:
-            measured["footprint"] = metrics.footprint(_ranges(hits), total_chars, k)
-        result.metrics = measured
-
-        # Tokens and dollars, priced as Claude would be on the card (input side, warm cache).
-        if docs is None:
-            docs_for_tokens = bench.docs(item.documents)
-        else:
-            docs_for_tokens = docs
-        corpus_tokens = sum(
-            bench.doc_tokens(d, t) for d, t in zip(docs_for_tokens, texts, strict=True)
-        )
-        ratio = corpus_tokens / total_chars if total_chars else 0.0
-        question_tokens = count_tokens(item.question)
-        result.payload_tokens = round(result.payload_chars * ratio)
-        if strategy.endswith("inject"):
-            footprint = corpus_tokens + question_tokens
-            estimate = corpus_tokens * card.cache_read + question_tokens * card.input
-        else:
-            footprint = result.payload_tokens + question_tokens
-            estimate = footprint * card.input
-            if strategy == "navindex":
-                index_tokens = sum(bench.index_tokens(d) for d in docs_for_tokens)
-                footprint += index_tokens
-                estimate += index_tokens * card.cache_read
-        result.footprint_tokens = footprint
-        result.dollars_estimate = (Decimal(estimate) / Decimal(1_000_000)).quantize(
-            Decimal("0.00000001")
-        )
-
-        if answer and item.unit == "span" and docs is not None:
-            t0 = time.perf_counter()
-            draft, billed = _answer(item, strategy, hits, bench, docs, texts, provider)
-            text, usage = draft.text, draft.usage
-            result.answer, result.answerer, result.dollars = text, draft.answerer, billed
-            if usage is not None:
-                result.footprint_tokens = (
-                    usage.input_tokens + usage.cache_write_tokens + usage.cache_read_tokens
-                )
-            else:
-                result.footprint_tokens = count_tokens(draft.context_text)
-            validation = citations.validate(text, _lookup(docs, texts))
-            result.citations = validation.as_dict()
-            result.scores = score_answer(
-                answer=text,
-                reference=item.reference,
-                must_contain=item.must_contain,
-                must_not_claim=item.must_not_claim,
-                out_of_scope=item.out_of_scope,
-                citation_problems=validation.problems,
-                citations=len(validation.checks),
-            ).as_dict()
-            result.latency_ms += (time.perf_counter() - t0) * 1000
+        result.strategy = got.strategy
+        result.payload_chars = int(got.payload)
+        result.hits = _hit_rows(got)
+        result.metrics = _measure(item, got, k)
+        _price(bench, item, got, result, card)
+        if answer and item.unit == "span" and got.docs is not None:
+            _answer_and_score(bench, item, got, result, provider)
     except Exception as exc:  # one question failing must not stop a run of thousands
         if isinstance(exc, ValueError | OSError):  # a mode or file that cannot work: no trace
             logger.warning("evaluating %s in %s failed: %s", item.id, mode, exc)
