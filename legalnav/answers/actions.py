@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from legalnav.answers.memo import Memo, memo_render
 from legalnav.answers.models import Query
 from legalnav.answers.ratelimit import RateDecision, ask_rate_refund, ask_rate_take
-from legalnav.answers.services import query_cancel, query_create, query_retry
+from legalnav.answers.services import query_answer, query_cancel, query_create, query_retry
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.matters.access import Action, can
@@ -56,19 +56,26 @@ def _queue_down(matter: Matter, user: object, query: Query, via: str) -> JobQueu
     return JobQueueDown(query)
 
 
-def question_ask(*, matter: Matter, user: object, question: str, mode: str, via: str) -> Query:
+def question_ask(
+    *, matter: Matter, user: object | None, question: str, mode: str, via: str, here: bool = False
+) -> Query:
     """Put a question to the matter; it is answered in the background.
 
     Raises ``RateLimited`` (nothing saved), ``QueryRejected`` (nothing saved, the rate refunded)
-    or ``JobQueueDown`` (saved as failed with the reason; Retry sends it again)."""
+    or ``JobQueueDown`` (saved as failed with the reason; Retry sends it again).
+
+    ``here``: answer it in this process before returning (the commands' door, which acts for no
+    user and so counts against no user's asking rate)."""
     user_id = getattr(user, "pk", None)
-    decision = ask_rate_take(user_id=user_id)
-    if not decision.allowed:
+    limited = user is not None
+    decision = ask_rate_take(user_id=user_id) if limited else None
+    if decision is not None and not decision.allowed:
         raise RateLimited(decision)
     try:
         query = query_create(matter=matter, user=user, question=question, mode=mode, enqueue=False)
     except Exception:
-        ask_rate_refund(user_id=user_id)
+        if limited:
+            ask_rate_refund(user_id=user_id)
         raise
     audit_record(
         matter=matter,
@@ -82,6 +89,8 @@ def question_ask(*, matter: Matter, user: object, question: str, mode: str, via:
             "via": via,
         },
     )
+    if here:
+        return query_answer(query_id=query.pk) or query
     try:
         jobs.enqueue_on_commit("question", query.pk)
     except QueueUnavailable:

@@ -21,6 +21,7 @@ from legalnav.matters import services
 from legalnav.matters.access import Action, require
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter, Membership
+from legalnav.matters.selectors import matter_named
 from legalnav.matters.services import MembershipError, RoleChange
 
 __all__ = [
@@ -57,6 +58,17 @@ def matter_open(
             detail={"kind": matter.kind, "via": via},
         )
     return matter
+
+
+def matter_for_command(*, ref: str, kind: str = "") -> tuple[Matter, bool]:
+    """The matter a command names by id or exact name, and whether it was opened just now: a name
+    no matter has opens one (audited as the command's); an unknown id is a ``LookupError``."""
+    found = matter_named(ref)
+    if found is not None:
+        return found, False
+    if ref.strip().isdigit():
+        raise LookupError(f"No matter with id {ref.strip()}.")
+    return matter_open(user=None, name=ref.strip(), kind=kind, via=COMMAND), True
 
 
 def member_add(

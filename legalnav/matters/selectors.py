@@ -14,3 +14,11 @@ def membership_list(*, matter: Matter) -> QuerySet[Membership]:
         .select_related("user")
         .order_by("user__username", "id")
     )
+
+
+def matter_named(ref: str) -> Matter | None:
+    """A matter by its id ("12") or its exact name (the commands' way of naming one)."""
+    ref = ref.strip()
+    if ref.isdigit():
+        return Matter.objects.filter(pk=int(ref)).first()
+    return Matter.objects.filter(name=ref).first()

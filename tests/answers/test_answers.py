@@ -236,6 +236,11 @@ def test_ask_command_prints_json(bioamber_matter, capsys):
     answer = data["answer"]
     assert answer["answerer"] == "offline" and answer["citations"] and answer["validation"]["ok"]
     assert "four (4) years" in answer["text"] and data["status"] == "answered"
+    # The command is a door like the others: the question is asked through the same action.
+    from legalnav.matters.models import AuditEvent
+
+    event = AuditEvent.objects.get(matter=bioamber_matter, action=AuditEvent.Action.ASKED)
+    assert event.detail["via"] == "command" and event.detail["query_id"] == data["id"]
 
 
 @pytest.mark.django_db

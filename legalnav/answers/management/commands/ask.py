@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import json
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+from django.core.management.base import BaseCommand, CommandParser, OutputWrapper
 
 from legalnav.answers import report
+from legalnav.answers.management.commands._asking import ask_here, matter_or_error
 from legalnav.answers.models import Query
-from legalnav.answers.services import QueryRejected, query_answer, query_create
-from legalnav.matters.models import Matter
 
 
 class Command(BaseCommand):
@@ -25,28 +24,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
-        ref = str(opts["matter"])
-        matter = (
-            Matter.objects.filter(pk=int(ref)).first()
-            if ref.isdigit()
-            else Matter.objects.filter(name=ref).first()
-        )
-        if matter is None:
-            raise CommandError(f"No matter “{ref}”.")
-        try:
-            query = query_create(
-                matter=matter,
-                user=None,
-                question=str(opts["question"]),
-                mode=str(opts["mode"]),
-                enqueue=False,
-            )
-        except QueryRejected as exc:
-            raise CommandError(str(exc)) from exc
-        query = query_answer(query_id=query.pk)
-        assert query is not None
-        if query.status != Query.Status.ANSWERED:
-            raise CommandError(f"The question could not be answered: {query.error_message}")
+        matter = matter_or_error(opts["matter"])
+        query = ask_here(matter=matter, question=str(opts["question"]), mode=str(opts["mode"]))
         out = report.query_report(query)
         if opts["json"]:
             # The answer report, exactly as the API and MCP give it.

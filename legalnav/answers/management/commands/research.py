@@ -12,8 +12,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from legalnav.answers import report
-from legalnav.answers.models import Query
-from legalnav.answers.services import QueryRejected, query_answer, query_create
+from legalnav.answers.management.commands._asking import ask_here, matter_or_error
 from legalnav.matters.models import Matter
 
 
@@ -26,28 +25,12 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
-        ref = str(opts["matter"])
-        matter = (
-            Matter.objects.filter(pk=int(ref)).first()
-            if ref.isdigit()
-            else Matter.objects.filter(name=ref).first()
-        )
-        if matter is None:
-            raise CommandError(f"No matter “{ref}”.")
+        matter = matter_or_error(opts["matter"])
         if matter.kind != Matter.Kind.RESEARCH:
             raise CommandError(
                 f"“{matter.name}” is not a research matter; use manage.py ask for its documents."
             )
-        try:
-            query = query_create(
-                matter=matter, user=None, question=str(opts["question"]), enqueue=False
-            )
-        except QueryRejected as exc:
-            raise CommandError(str(exc)) from exc
-        answered = query_answer(query_id=query.pk)
-        if answered is None or answered.status != Query.Status.ANSWERED:
-            reason = answered.error_message if answered else "it disappeared"
-            raise CommandError(f"The question could not be answered: {reason}")
+        answered = ask_here(matter=matter, question=str(opts["question"]))
         out = report.query_report(answered)
         if opts["json"]:
             self.stdout.write(json.dumps(out.model_dump(mode="json"), indent=2, ensure_ascii=False))

@@ -9,8 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from legalnav.documents.models import Document
 from legalnav.documents.services import DocumentRejected, document_add, document_index
-from legalnav.matters.actions import matter_open
-from legalnav.matters.models import Matter
+from legalnav.matters.actions import matter_for_command
 
 
 class Command(BaseCommand):
@@ -33,15 +32,10 @@ class Command(BaseCommand):
         files = [Path(str(f)) for f in opts["files"]]  # type: ignore[attr-defined]
         if opts["title"] and len(files) != 1:
             raise CommandError("--title applies to a single file.")
-        ref = str(opts["matter"]).strip()
-        if ref.isdigit():
-            matter = Matter.objects.filter(pk=int(ref)).first()
-            if matter is None:
-                raise CommandError(f"No matter with id {ref}.")
-        else:
-            matter = Matter.objects.filter(name=ref).first() or matter_open(
-                user=None, name=ref, via="command"
-            )
+        try:
+            matter, _ = matter_for_command(ref=str(opts["matter"]))
+        except LookupError as exc:
+            raise CommandError(str(exc)) from None
         amends = None
         if opts["amends"]:
             amends = Document.objects.filter(pk=opts["amends"], matter=matter).first()

@@ -23,7 +23,7 @@ from legalnav.documents.case_cards import case_card_enrich, case_cards_link, def
 from legalnav.documents.models import CaseCard, Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
 from legalnav.documents.services import DocumentRejected, document_add, document_index
-from legalnav.matters.actions import matter_open
+from legalnav.matters.actions import matter_for_command
 from legalnav.matters.models import Matter
 
 
@@ -50,16 +50,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, **opts: object) -> None:
-        ref = str(opts["matter"]).strip()
-        if ref.isdigit():
-            matter = Matter.objects.filter(pk=int(ref)).first()
-            if matter is None:
-                raise CommandError(f"No matter with id {ref}.")
-        else:
-            matter = Matter.objects.filter(name=ref).first()
-            if matter is None:
-                matter = matter_open(user=None, name=ref, kind=Matter.Kind.RESEARCH, via="command")
-                self.stdout.write(f"Created research matter “{matter.name}” (id {matter.pk}).")
+        try:
+            matter, opened = matter_for_command(ref=str(opts["matter"]), kind=Matter.Kind.RESEARCH)
+        except LookupError as exc:
+            raise CommandError(str(exc)) from None
+        if opened:
+            self.stdout.write(f"Created research matter “{matter.name}” (id {matter.pk}).")
         if matter.kind != Matter.Kind.RESEARCH:
             raise CommandError(
                 f"Matter “{matter.name}” is a {matter.get_kind_display().lower()}, not a research "
