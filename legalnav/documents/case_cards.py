@@ -13,13 +13,15 @@ import contextlib
 import contextvars
 import hashlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 
 from legalnav.documents.models import CaseCard, Document
 from legalnav.documents.parsing.judgments import (
+    CaseCardData,
     case_card,
     case_name_key,
     looks_like_judgment,
@@ -64,6 +66,24 @@ def case_card_build(*, document: Document) -> CaseCard | None:
     except Exception:  # a parsing bug must not fail indexing
         logger.exception("building the case card of document %s failed", document.pk)
         return None
+    values = _card_values(data, document=document, text=text)
+    with transaction.atomic():
+        card, _ = CaseCard.objects.update_or_create(document=document, defaults=values)
+        update = _document_update(data, document=document)
+        if update:
+            Document.objects.filter(pk=document.pk).update(**update)
+            for key, value in update.items():
+                setattr(document, key, value)
+    if not _DEFER_LINKING.get():
+        case_cards_link(matter=document.matter, only=card)
+    if settings.LLM_ENRICH_ON_INDEX:
+        case_card_enrich(document=document)  # with Claude configured; never fails indexing
+        card.refresh_from_db()
+    return card
+
+
+def _card_values(data: CaseCardData, *, document: Document, text: str) -> dict[str, object]:
+    """The CaseCard fields from what the text gave, cut to the columns' lengths."""
     fields = data.as_json()
     fields.pop("parents")
     parents = [
@@ -77,7 +97,7 @@ def case_card_build(*, document: Document) -> CaseCard | None:
         }
         for p in data.parents
     ]
-    values = dict(
+    return dict(
         case_name=(data.case_name or document.title)[:300],
         court=data.court[:200],
         decided=data.decided,
@@ -105,31 +125,23 @@ def case_card_build(*, document: Document) -> CaseCard | None:
         parents=parents,
         text_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
     )
-    with transaction.atomic():
-        card, _ = CaseCard.objects.update_or_create(document=document, defaults=values)
-        update: dict[str, object] = {}
-        if document.kind != Document.Kind.JUDGMENT and (
-            document.guess_metadata or document.kind == Document.Kind.AGREEMENT
-        ):
-            update["kind"] = Document.Kind.JUDGMENT
-        if document.guess_metadata and data.case_name:
-            update["title"] = data.case_name[:300]
-        # The decision date is the judgment's date (a date parsed from the text may be any
-        # date it mentions) unless the uploader gave one.
-        if data.decided is not None and (
-            document.effective_date is None or document.guess_metadata
-        ):
-            update["effective_date"] = data.decided
-        if update:
-            Document.objects.filter(pk=document.pk).update(**update)
-            for key, value in update.items():
-                setattr(document, key, value)
-    if not _DEFER_LINKING.get():
-        case_cards_link(matter=document.matter, only=card)
-    if settings.LLM_ENRICH_ON_INDEX:
-        case_card_enrich(document=document)  # with Claude configured; never fails indexing
-        card.refresh_from_db()
-    return card
+
+
+def _document_update(data: CaseCardData, *, document: Document) -> dict[str, object]:
+    """What the card changes on its document: the kind (now a judgment), and the title and
+    the date where the uploader gave none."""
+    update: dict[str, object] = {}
+    if document.kind != Document.Kind.JUDGMENT and (
+        document.guess_metadata or document.kind == Document.Kind.AGREEMENT
+    ):
+        update["kind"] = Document.Kind.JUDGMENT
+    if document.guess_metadata and data.case_name:
+        update["title"] = data.case_name[:300]
+    # The decision date is the judgment's date (a date parsed from the text may be any
+    # date it mentions) unless the uploader gave one.
+    if data.decided is not None and (document.effective_date is None or document.guess_metadata):
+        update["effective_date"] = data.decided
+    return update
 
 
 def case_cards_link(*, matter: Matter, only: CaseCard | None = None) -> int:
@@ -233,10 +245,9 @@ def case_card_enrich(*, document: Document, provider: object | None = None) -> d
     if provider is None or card is None:
         return {}
     text = document.text or ""
-    excerpt = text[:ENRICH_HEAD_CHARS]
-    if len(text) > ENRICH_HEAD_CHARS:
-        excerpt += "\n[…]\n" + text[max(ENRICH_HEAD_CHARS, len(text) - ENRICH_TAIL_CHARS) :]
-    prompt = prompts.case_card_prompt(doc_id=document.key, title=card.case_name, text=excerpt)
+    prompt = prompts.case_card_prompt(
+        doc_id=document.key, title=card.case_name, text=_enrich_excerpt(text)
+    )
     try:
         completion = provider.complete(  # type: ignore[attr-defined]
             system=prompt.system,
@@ -256,23 +267,64 @@ def case_card_enrich(*, document: Document, provider: object | None = None) -> d
     def verbatim(quote: object) -> bool:
         return isinstance(quote, str) and bool(quote.strip()) and normalise(quote) in haystack
 
-    def items(key: str) -> list[dict[str, str]]:
-        kept = []
-        for item in data.get(key) or []:
-            if not isinstance(item, dict):
-                continue
-            if verbatim(item.get("quote")):
-                kept.append({"text": str(item.get("text", ""))[:400], "quote": str(item["quote"])})
-            else:
-                dropped.append(f"{key}: {str(item.get('quote', ''))[:120]}")
-        return kept[:4]
-
     enrichment = {
         "model": completion.model,
-        "issues": items("issues"),
-        "holdings": items("holdings"),
+        "issues": _quoted_items(data, "issues", verbatim=verbatim, dropped=dropped),
+        "holdings": _quoted_items(data, "holdings", verbatim=verbatim, dropped=dropped),
         "dropped": dropped,
     }
+    update = _enriched_outcome(
+        data, card=card, enrichment=enrichment, dropped=dropped, verbatim=verbatim
+    )
+    for side in ("appellant_label", "respondent_label"):
+        label = str(data.get(side) or "").strip().lower()[:20]
+        if label:
+            enrichment[side] = label
+            if not getattr(card, side):
+                update[side] = label
+    update["enrichment"] = enrichment
+    CaseCard.objects.filter(pk=card.pk).update(**update)
+    return enrichment
+
+
+def _enrich_excerpt(text: str) -> str:
+    """What Claude reads of a judgment: its opening and, for a long one, its closing."""
+    excerpt = text[:ENRICH_HEAD_CHARS]
+    if len(text) > ENRICH_HEAD_CHARS:
+        excerpt += "\n[…]\n" + text[max(ENRICH_HEAD_CHARS, len(text) - ENRICH_TAIL_CHARS) :]
+    return excerpt
+
+
+def _quoted_items(
+    data: dict[str, Any],
+    key: str,
+    *,
+    verbatim: Callable[[object], bool],
+    dropped: list[str],
+) -> list[dict[str, str]]:
+    """The first four items of ``data[key]`` whose quote is verbatim in the judgment; the
+    others are noted in ``dropped``."""
+    kept = []
+    for item in data.get(key) or []:
+        if not isinstance(item, dict):
+            continue
+        if verbatim(item.get("quote")):
+            kept.append({"text": str(item.get("text", ""))[:400], "quote": str(item["quote"])})
+        else:
+            dropped.append(f"{key}: {str(item.get('quote', ''))[:120]}")
+    return kept[:4]
+
+
+def _enriched_outcome(
+    data: dict[str, Any],
+    *,
+    card: CaseCard,
+    enrichment: dict[str, object],
+    dropped: list[str],
+    verbatim: Callable[[object], bool],
+) -> dict[str, object]:
+    """Record Claude's outcome in ``enrichment`` when its quote is verbatim (else note it as
+    dropped); the card's update, which takes the outcome only where the rules found none."""
     update: dict[str, object] = {}
     outcome = data.get("outcome")
     if outcome in CaseCard.Outcome.values and verbatim(data.get("outcome_quote")):
@@ -289,12 +341,4 @@ def case_card_enrich(*, document: Document, provider: object | None = None) -> d
             }.get(str(outcome), "unknown")
     elif outcome:
         dropped.append(f"outcome: {str(data.get('outcome_quote', ''))[:120]}")
-    for side in ("appellant_label", "respondent_label"):
-        label = str(data.get(side) or "").strip().lower()[:20]
-        if label:
-            enrichment[side] = label
-            if not getattr(card, side):
-                update[side] = label
-    update["enrichment"] = enrichment
-    CaseCard.objects.filter(pk=card.pk).update(**update)
-    return enrichment
+    return update

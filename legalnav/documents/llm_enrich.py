@@ -38,7 +38,7 @@ from legalnav.llm.prompts.enrichment import (
     enrich_prompt,
     parse_enrichment,
 )
-from legalnav.llm.providers import LLMError, get_provider
+from legalnav.llm.providers import Completion, LLMError, LLMProvider, get_provider
 from legalnav.llm.tokens import count_tokens, encoder
 
 logger = logging.getLogger(__name__)
@@ -118,6 +118,15 @@ def document_llm_enrich(
         return EnrichOutcome("failed", error=f"{type(exc).__name__}: {exc}")
 
 
+@dataclass
+class _Replies:
+    """What the replies gave so far: enrichments by node row id, and the topic votes."""
+
+    found: dict[int, ClauseEnrichment] = field(default_factory=dict)
+    topic_votes: Counter[str] = field(default_factory=Counter)
+    topic_names: dict[str, str] = field(default_factory=dict)  # lower case -> as first given
+
+
 def _enrich(
     document: Document, *, batch_tokens: int | None, batch_nodes: int | None
 ) -> EnrichOutcome:
@@ -139,64 +148,101 @@ def _enrich(
         most=batch_nodes if batch_nodes is not None else BATCH_NODES,
     )
     outcome = EnrichOutcome("enriched", nodes_sent=len(clauses))
-    found: dict[int, ClauseEnrichment] = {}
-    topic_votes: Counter[str] = Counter()
-    topic_names: dict[str, str] = {}
-
+    replies = _Replies()
     for number, batch in enumerate(batches, start=1):
-        _note(document, f"Summarising clauses with Claude ({number} of {len(batches)})")
-        prompt = enrich_prompt(
-            doc_id=document.key,
-            title=document.title,
-            kind=document.kind,
-            clauses=[c.prompt for c in batch],
+        completion = _enrich_call(
+            provider, document, batch, number=number, of=len(batches), outcome=outcome
         )
-        try:
-            completion = provider.complete(
-                system=prompt.system,
-                messages=prompt.messages,
-                max_tokens=min(
-                    MAX_OUTPUT_TOKENS, OUTPUT_BASE_TOKENS + OUTPUT_TOKENS_PER_CLAUSE * len(batch)
-                ),
-                purpose=LLMCall.Purpose.ENRICHMENT,
-                matter_id=document.matter_id,
-            )
-        except LLMError as exc:
-            # The provider has already retried and written the error row. The service is down
-            # or refuses us: the later batches would fare no better, so stop here.
-            outcome.batches += 1
-            outcome.error = str(exc)
-            logger.warning(
-                "enrichment of document %s stopped at batch %d of %d; the extractive summaries "
-                "stay: %s",
-                document.pk,
-                number,
-                len(batches),
-                exc,
-            )
+        if completion is None:
             break
-        outcome.batches += 1
-        if completion.call_id is not None:
-            outcome.call_ids.append(completion.call_id)
-        by_id = {c.prompt.node_id: c.pk for c in batch}
-        reply = parse_enrichment(completion.text, by_id)
-        if not reply.readable:
-            outcome.unreadable_batches += 1
-            logger.warning(
-                "enrichment of document %s: batch %d reply was not usable JSON (stop reason %s)",
-                document.pk,
-                number,
-                completion.stop_reason,
-            )
-        for node_id in reply.unknown_ids:
-            if node_id not in outcome.unknown_ids:
-                outcome.unknown_ids.append(node_id)
-        for node_id, enrichment in reply.clauses.items():
-            found[by_id[node_id]] = enrichment
-        for topic in reply.topics:
-            topic_votes[topic.lower()] += 1
-            topic_names.setdefault(topic.lower(), topic)
+        _take_reply(
+            completion, batch, document=document, number=number, outcome=outcome, replies=replies
+        )
+    _settle(document, outcome, replies, sent=len(clauses))
+    return _write(document, digest, replies.found, outcome, model=provider.model)
 
+
+def _enrich_call(
+    provider: LLMProvider,
+    document: Document,
+    batch: list[EnrichClause],
+    *,
+    number: int,
+    of: int,
+    outcome: EnrichOutcome,
+) -> Completion | None:
+    """Send batch ``number`` (of ``of``) and count the call on ``outcome``; None when it failed
+    for good, which ends the run."""
+    _note(document, f"Summarising clauses with Claude ({number} of {of})")
+    prompt = enrich_prompt(
+        doc_id=document.key,
+        title=document.title,
+        kind=document.kind,
+        clauses=[c.prompt for c in batch],
+    )
+    try:
+        completion = provider.complete(
+            system=prompt.system,
+            messages=prompt.messages,
+            max_tokens=min(
+                MAX_OUTPUT_TOKENS, OUTPUT_BASE_TOKENS + OUTPUT_TOKENS_PER_CLAUSE * len(batch)
+            ),
+            purpose=LLMCall.Purpose.ENRICHMENT,
+            matter_id=document.matter_id,
+        )
+    except LLMError as exc:
+        # The provider has already retried and written the error row. The service is down
+        # or refuses us: the later batches would fare no better, so stop here.
+        outcome.batches += 1
+        outcome.error = str(exc)
+        logger.warning(
+            "enrichment of document %s stopped at batch %d of %d; the extractive summaries "
+            "stay: %s",
+            document.pk,
+            number,
+            of,
+            exc,
+        )
+        return None
+    outcome.batches += 1
+    if completion.call_id is not None:
+        outcome.call_ids.append(completion.call_id)
+    return completion
+
+
+def _take_reply(
+    completion: Completion,
+    batch: list[EnrichClause],
+    *,
+    document: Document,
+    number: int,
+    outcome: EnrichOutcome,
+    replies: _Replies,
+) -> None:
+    """Read one batch's reply into ``replies``, noting on ``outcome`` an unreadable reply and
+    node ids that were not sent."""
+    by_id = {c.prompt.node_id: c.pk for c in batch}
+    reply = parse_enrichment(completion.text, by_id)
+    if not reply.readable:
+        outcome.unreadable_batches += 1
+        logger.warning(
+            "enrichment of document %s: batch %d reply was not usable JSON (stop reason %s)",
+            document.pk,
+            number,
+            completion.stop_reason,
+        )
+    for node_id in reply.unknown_ids:
+        if node_id not in outcome.unknown_ids:
+            outcome.unknown_ids.append(node_id)
+    for node_id, enrichment in reply.clauses.items():
+        replies.found[by_id[node_id]] = enrichment
+    for topic in reply.topics:
+        replies.topic_votes[topic.lower()] += 1
+        replies.topic_names.setdefault(topic.lower(), topic)
+
+
+def _settle(document: Document, outcome: EnrichOutcome, replies: _Replies, *, sent: int) -> None:
+    """The run's topics, count and status once every batch is in."""
     if outcome.unknown_ids:
         logger.warning(
             "enrichment of document %s: ignored unknown node ids %s",
@@ -204,14 +250,15 @@ def _enrich(
             ", ".join(outcome.unknown_ids[:20]),
         )
     # Most-voted topics first; among equals, the order in which they first came back.
-    outcome.topics = [topic_names[t] for t, _ in topic_votes.most_common(ENRICH_MAX_TOPICS)]
-    outcome.nodes_enriched = len(found)
-    if not found and not outcome.topics:
+    outcome.topics = [
+        replies.topic_names[t] for t, _ in replies.topic_votes.most_common(ENRICH_MAX_TOPICS)
+    ]
+    outcome.nodes_enriched = len(replies.found)
+    if not replies.found and not outcome.topics:
         outcome.status = "failed"
         outcome.error = outcome.error or "no usable enrichment in the replies"
-    elif outcome.error or outcome.unreadable_batches or len(found) < len(clauses):
+    elif outcome.error or outcome.unreadable_batches or len(replies.found) < sent:
         outcome.status = "partial"
-    return _write(document, digest, found, outcome, model=provider.model)
 
 
 def enrich_batches(

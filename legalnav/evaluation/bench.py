@@ -17,7 +17,7 @@ from typing import Any
 
 from legalnav.evaluation.baselines import NAIVE_MODES, NaiveCorpus
 from legalnav.retrieval.engine import Corpus, Retriever, retrieve
-from legalnav.retrieval.index import IndexCache, build_doc_index
+from legalnav.retrieval.index import DocIndex, IndexCache, build_doc_index
 
 # Questions a reviewer asks of any commercial agreement (the retrieval bench's own list).
 QUESTIONS = [
@@ -85,14 +85,30 @@ def bench_run(
         "characters": chars,
         "embedding_model": embedder.name,
     }
+    built, report["indexing"] = _measure_indexing(texts, chars=chars)
+    report["embedding"] = _measure_embedding(embedder, built, embed_sample=embed_sample)
+    corpus, retriever, naive, warmup_s = _warm_corpus(
+        texts, cache_dir=cache_dir, embedder=embedder, modes=modes
+    )
+    latency, payload = _measure_latency(retriever, naive, modes=modes, repeat=repeat, k=k)
+    report["warm_corpus"] = {
+        "passages": corpus.size,
+        "embedding_missing_s": round(warmup_s, 2),
+    }
+    report["latency_ms"] = latency
+    report["payload_chars_median"] = payload
+    report["peak_rss_mb"] = _peak_rss_mb()
+    return report
 
-    # Indexing, cold: parse + structure + enrichment + passages, as a new document gets.
+
+def _measure_indexing(texts: list[str], *, chars: int) -> tuple[list[DocIndex], dict[str, Any]]:
+    """Indexing, cold: parse + structure + enrichment + passages, as a new document gets."""
     started = time.perf_counter()
     built = [build_doc_index(t, f"bench-{i}") for i, t in enumerate(texts)]
     seconds = time.perf_counter() - started
     nodes = sum(len(d.nodes) for d in built)
     passages = sum(len(d.passages) for d in built)
-    report["indexing"] = {
+    return built, {
         "seconds": round(seconds, 3),
         "mb_per_s": round(chars / 1e6 / seconds, 3) if seconds else None,
         "nodes": nodes,
@@ -100,7 +116,14 @@ def bench_run(
         "passages": passages,
     }
 
-    # Embedding, fresh: a fixed sample of passages (the first ones of each document in turn).
+
+def _measure_embedding(
+    embedder: Any,  # noqa: ANN401
+    built: list[DocIndex],
+    *,
+    embed_sample: int,
+) -> dict[str, Any]:
+    """Embedding, fresh: a fixed sample of passages (the first ones of each document in turn)."""
     sample = [
         f"{p.context}\n{p.text}"
         for d in built
@@ -110,14 +133,23 @@ def bench_run(
     started = time.perf_counter()
     embedder.encode(sample)
     seconds = time.perf_counter() - started
-    report["embedding"] = {
+    return {
         "passages": len(sample),
         "seconds": round(seconds, 3),
         "passages_per_s": round(len(sample) / seconds, 1) if seconds else None,
         "chars_per_s": round(sum(len(s) for s in sample) / seconds) if seconds else None,
     }
 
-    # Latency on a warm corpus: every passage embedded (and cached) before the clock starts.
+
+def _warm_corpus(
+    texts: list[str],
+    *,
+    cache_dir: Path,
+    embedder: Any,  # noqa: ANN401
+    modes: list[str],
+) -> tuple[Corpus, Retriever, NaiveCorpus, float]:
+    """The corpus for the latency runs, every passage embedded (and cached) before the clock
+    starts; with the seconds the missing embeddings took."""
     cache = IndexCache(cache_dir)
     docs = [cache.get(t) for t in texts]
     corpus = Corpus(docs, embedder=embedder, cache=cache)
@@ -130,6 +162,13 @@ def bench_run(
     naive = NaiveCorpus(texts, embedder=embedder, cache_dir=cache_dir)
     if any(m in ("naive:dense", "naive:rrf") for m in modes):
         naive.matrix()
+    return corpus, retriever, naive, warmup_s
+
+
+def _measure_latency(
+    retriever: Retriever, naive: NaiveCorpus, *, modes: list[str], repeat: int, k: int
+) -> tuple[dict[str, dict[str, float]], dict[str, int]]:
+    """Per mode, the latency percentiles (ms) and the median payload (characters)."""
     latency: dict[str, dict[str, float]] = {}
     payload: dict[str, int] = {}
     for mode in modes:
@@ -152,14 +191,7 @@ def bench_run(
                 sizes.append(size)
         latency[mode] = {"p50": _pct(times, 0.5), "p95": _pct(times, 0.95), "n": len(times)}
         payload[mode] = int(statistics.median(sizes))
-    report["warm_corpus"] = {
-        "passages": corpus.size,
-        "embedding_missing_s": round(warmup_s, 2),
-    }
-    report["latency_ms"] = latency
-    report["payload_chars_median"] = payload
-    report["peak_rss_mb"] = _peak_rss_mb()
-    return report
+    return latency, payload
 
 
 def format_bench(report: dict[str, Any]) -> str:

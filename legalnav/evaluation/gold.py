@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -324,69 +325,92 @@ def qa_items(path: Path | None = None, *, root: Path | None = None) -> list[Gold
         if not line.strip():
             continue
         where = f"{path.name} line {n}"
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise GoldError(f"{where}: not JSON ({exc.msg})") from exc
-        if not isinstance(row, dict):
-            raise GoldError(f"{where}: each line must be a JSON object")
-        for name in QA_REQUIRED:
-            if name not in row:
-                raise GoldError(f"{where}: '{name}' is required")
-        for name, value in row.items():
-            kind = QA_FIELDS.get(name)
-            if kind is None:
-                raise GoldError(f"{where}: unknown field '{name}'")
-            if not isinstance(value, kind):
-                raise GoldError(f"{where}: '{name}' must be a {kind.__name__}")
+        row = _qa_row(line, where)
         if row["id"] in seen:
             raise GoldError(f"{where}: id '{row['id']}' is used twice")
         seen.add(row["id"])
-        if not row["documents"]:
-            raise GoldError(f"{where}: 'documents' is empty")
-        documents = [_resolve(name, root) for name in row["documents"]]
-        for path_ in documents:
-            if not path_.is_file():
-                raise GoldError(f"{where}: document {path_} does not exist")
-        index = {str(path_): i for i, path_ in enumerate(documents)}
-
-        spans: list[tuple[int, int, int]] = []
-        for quote in row.get("gold_quotes", []):
-            d = _doc_of(quote, "gold_quotes", where, index, root)
-            if not isinstance(quote.get("text"), str) or not quote["text"].strip():
-                raise GoldError(f"{where}: a gold quote needs its 'text'")
-            text = texts.setdefault(documents[d], _read_text(documents[d]))
-            found = _locate(quote["text"], text)
-            if found is None:
-                raise GoldError(
-                    f"{where}: quote not found in {row['documents'][d]}: {quote['text'][:80]!r}"
-                )
-            spans.append((d, *found))
-        nodes: list[tuple[int, str]] = []
-        for entry in row.get("gold_nodes", []):
-            d = _doc_of(entry, "gold_nodes", where, index, root)
-            if not isinstance(entry.get("node"), str):
-                raise GoldError(f"{where}: a gold node needs its 'node' id")
-            nodes.append((d, entry["node"]))
-        out_of_scope = bool(row.get("out_of_scope", False))
-        if not out_of_scope and not (spans or nodes):
-            raise GoldError(f"{where}: a question in scope needs gold_quotes or gold_nodes")
-        items.append(
-            GoldItem(
-                id=row["id"],
-                dataset="qa",
-                question=row["question"],
-                documents=[str(d) for d in documents],
-                spans=spans,
-                nodes=nodes,
-                reference=row["reference"],
-                must_contain=list(row.get("must_contain", [])),
-                must_not_claim=list(row.get("must_not_claim", [])),
-                out_of_scope=out_of_scope,
-                meta={"category": row.get("category", ""), "note": row.get("note", "")},
-            )
-        )
+        items.append(_qa_item(row, where=where, root=root, texts=texts))
     return items
+
+
+def _qa_row(line: str, where: str) -> dict[str, Any]:
+    """One line of the QA set, checked against QA_FIELDS and QA_REQUIRED."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise GoldError(f"{where}: not JSON ({exc.msg})") from exc
+    if not isinstance(row, dict):
+        raise GoldError(f"{where}: each line must be a JSON object")
+    for name in QA_REQUIRED:
+        if name not in row:
+            raise GoldError(f"{where}: '{name}' is required")
+    for name, value in row.items():
+        kind = QA_FIELDS.get(name)
+        if kind is None:
+            raise GoldError(f"{where}: unknown field '{name}'")
+        if not isinstance(value, kind):
+            raise GoldError(f"{where}: '{name}' must be a {kind.__name__}")
+    return row
+
+
+def _qa_item(row: dict[str, Any], *, where: str, root: Path, texts: dict[Path, str]) -> GoldItem:
+    """The gold item of a checked row: its documents must exist, its quotes be found in
+    them. ``texts`` keeps the documents' texts across rows."""
+    if not row["documents"]:
+        raise GoldError(f"{where}: 'documents' is empty")
+    documents = [_resolve(name, root) for name in row["documents"]]
+    for path_ in documents:
+        if not path_.is_file():
+            raise GoldError(f"{where}: document {path_} does not exist")
+    index = {str(path_): i for i, path_ in enumerate(documents)}
+    spans = _qa_spans(row, where=where, root=root, documents=documents, index=index, texts=texts)
+    nodes: list[tuple[int, str]] = []
+    for entry in row.get("gold_nodes", []):
+        d = _doc_of(entry, "gold_nodes", where, index, root)
+        if not isinstance(entry.get("node"), str):
+            raise GoldError(f"{where}: a gold node needs its 'node' id")
+        nodes.append((d, entry["node"]))
+    out_of_scope = bool(row.get("out_of_scope", False))
+    if not out_of_scope and not (spans or nodes):
+        raise GoldError(f"{where}: a question in scope needs gold_quotes or gold_nodes")
+    return GoldItem(
+        id=row["id"],
+        dataset="qa",
+        question=row["question"],
+        documents=[str(d) for d in documents],
+        spans=spans,
+        nodes=nodes,
+        reference=row["reference"],
+        must_contain=list(row.get("must_contain", [])),
+        must_not_claim=list(row.get("must_not_claim", [])),
+        out_of_scope=out_of_scope,
+        meta={"category": row.get("category", ""), "note": row.get("note", "")},
+    )
+
+
+def _qa_spans(
+    row: dict[str, Any],
+    *,
+    where: str,
+    root: Path,
+    documents: list[Path],
+    index: dict[str, int],
+    texts: dict[Path, str],
+) -> list[tuple[int, int, int]]:
+    """The row's gold quotes as (document, start, end) spans of its documents' texts."""
+    spans: list[tuple[int, int, int]] = []
+    for quote in row.get("gold_quotes", []):
+        d = _doc_of(quote, "gold_quotes", where, index, root)
+        if not isinstance(quote.get("text"), str) or not quote["text"].strip():
+            raise GoldError(f"{where}: a gold quote needs its 'text'")
+        text = texts.setdefault(documents[d], _read_text(documents[d]))
+        found = _locate(quote["text"], text)
+        if found is None:
+            raise GoldError(
+                f"{where}: quote not found in {row['documents'][d]}: {quote['text'][:80]!r}"
+            )
+        spans.append((d, *found))
+    return spans
 
 
 GOLD_SETS = ("cuad", "cuad-facts", "contractnli", "qa", "aila")

@@ -228,48 +228,98 @@ class ClaudeProvider:
             except Exception as exc:
                 transient = _is_transient(exc)
                 if transient and attempt < self.max_attempts:
-                    delay = backoff_delay(
-                        attempt,
-                        base=self.backoff_base,
-                        cap=self.backoff_max,
-                        retry_after=_retry_after(exc),
-                    )
-                    log.warning(
-                        "Claude %s call failed (try %d of %d), retrying in %.2fs: %s",
-                        purpose,
-                        attempt,
-                        self.max_attempts,
-                        delay,
-                        _describe(exc),
-                    )
-                    self._sleep(delay)
+                    self._wait_to_retry(exc, attempt=attempt, purpose=purpose)
                     continue
-                if transient:
-                    message = (
-                        f"Claude did not answer the {purpose} call after {attempt} "
-                        f"attempt{'s' if attempt > 1 else ''}: {_describe(exc)}"
-                    )
-                else:
-                    message = f"Claude rejected the {purpose} call: {_describe(exc)}"
-                llm_call_record(
-                    provider=self.name,
-                    model=self.model,
+                error = self._record_failure(
+                    exc,
+                    transient=transient,
+                    attempt=attempt,
+                    started=started,
                     purpose=purpose,
-                    usage=Usage(),
-                    card=self.card,
-                    latency_ms=_elapsed_ms(started),
-                    status=LLMCall.Status.ERROR,
-                    error_message=message,
-                    attempts=attempt,
                     matter_id=matter_id,
                     query_id=query_id,
                 )
-                if transient:
-                    raise LLMUnavailable(message) from exc
-                if _is_sdk_error(exc):
-                    raise LLMRequestError(message) from exc
-                raise  # not a provider failure (a bug on our side): recorded, then surfaced as is
+                if error is None:
+                    # Not a provider failure (a bug on our side): recorded, then surfaced as is.
+                    raise
+                raise error from exc
+        return self._record_success(
+            response,
+            attempt=attempt,
+            started=started,
+            purpose=purpose,
+            matter_id=matter_id,
+            query_id=query_id,
+        )
 
+    def _wait_to_retry(self, exc: Exception, *, attempt: int, purpose: str) -> None:
+        """Log a transient failure and sleep out its backoff before the next try."""
+        delay = backoff_delay(
+            attempt,
+            base=self.backoff_base,
+            cap=self.backoff_max,
+            retry_after=_retry_after(exc),
+        )
+        log.warning(
+            "Claude %s call failed (try %d of %d), retrying in %.2fs: %s",
+            purpose,
+            attempt,
+            self.max_attempts,
+            delay,
+            _describe(exc),
+        )
+        self._sleep(delay)
+
+    def _record_failure(
+        self,
+        exc: Exception,
+        *,
+        transient: bool,
+        attempt: int,
+        started: float,
+        purpose: str,
+        matter_id: int | None,
+        query_id: int | None,
+    ) -> LLMError | None:
+        """Write the error row of a call that failed for good; return the error to raise in
+        its place, or None when ``exc`` is not a provider failure and should surface as is."""
+        if transient:
+            message = (
+                f"Claude did not answer the {purpose} call after {attempt} "
+                f"attempt{'s' if attempt > 1 else ''}: {_describe(exc)}"
+            )
+        else:
+            message = f"Claude rejected the {purpose} call: {_describe(exc)}"
+        llm_call_record(
+            provider=self.name,
+            model=self.model,
+            purpose=purpose,
+            usage=Usage(),
+            card=self.card,
+            latency_ms=_elapsed_ms(started),
+            status=LLMCall.Status.ERROR,
+            error_message=message,
+            attempts=attempt,
+            matter_id=matter_id,
+            query_id=query_id,
+        )
+        if transient:
+            return LLMUnavailable(message)
+        if _is_sdk_error(exc):
+            return LLMRequestError(message)
+        return None
+
+    def _record_success(
+        self,
+        response: anthropic.types.Message,
+        *,
+        attempt: int,
+        started: float,
+        purpose: str,
+        matter_id: int | None,
+        query_id: int | None,
+    ) -> Completion:
+        """Write the ledger row of an answered call from its ``usage``; the Completion."""
         latency_ms = _elapsed_ms(started)
         raw = response.usage
         usage = Usage(

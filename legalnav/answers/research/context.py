@@ -8,11 +8,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Max
 
-from legalnav.answers.models import ResearchRun, ResearchStep
+from legalnav.answers.models import Query, ResearchRun, ResearchStep
 from legalnav.answers.research import listing as listing_mod
 from legalnav.answers.research.search import JudgmentSearch, PassageHit
 from legalnav.answers.research.stance import NEUTRAL, CardFacts, Stance
@@ -20,6 +20,10 @@ from legalnav.answers.research.validate import clean_answer
 from legalnav.documents.models import CaseCard, Document, Node
 from legalnav.llm.models import LLMCall
 from legalnav.retrieval.services import MatterRetriever, matter_retriever
+
+if TYPE_CHECKING:
+    from legalnav.llm.prompts import Prompt
+    from legalnav.llm.providers import Completion
 
 MAX_PER_BUCKET = 5
 MAX_NEUTRAL = 3
@@ -107,6 +111,26 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)
+
+
+def query_completion(
+    provider: Any,  # noqa: ANN401
+    prompt: Prompt,
+    *,
+    query: Query,
+    max_tokens: int,
+    purpose: str,
+) -> Completion:
+    """One LLM call of a research step, its ledger row charged to the query and its matter.
+    Raises what ``provider.complete`` raises (``LLMError`` when the call fails)."""
+    return provider.complete(
+        system=prompt.system,
+        messages=prompt.messages,
+        max_tokens=max_tokens,
+        purpose=purpose,
+        matter_id=query.matter_id,
+        query_id=query.pk,
+    )
 
 
 # --- the matter: judgments, cards, search ----------------------------------------------------

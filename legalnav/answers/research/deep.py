@@ -28,6 +28,7 @@ from legalnav.answers.research.context import (
     header_piece,
     outcome_piece,
     piece_at,
+    query_completion,
     search_mode,
     validate_result,
 )
@@ -171,60 +172,12 @@ def _plan_offline(question: str, route: Route) -> Plan:
 
 def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provider: Any) -> Result:  # noqa: ANN401
     question = query.question
-    # 1. plan
-    with trace.step("plan", question=question, by="claude" if provider else "rules") as rec:
-        plan = _plan_offline(question, route)
-        if provider is not None:
-            plan = _plan_claude(rec, query, plan, provider)
-        rec.outputs = {
-            "proposition": plan.proposition,
-            "side": plan.side.role,
-            "side_from": plan.side.evidence,
-            "issues": plan.issues,
-            "queries": plan.queries,
-            "adverse_queries": plan.adverse_queries,
-        }
-    # 2. expand
-    with trace.step("expand", queries=plan.queries) as rec:
-        added = [words for rx, words in THESAURUS if rx.search(question)]
-        queries = list(plan.queries)
-        if added:
-            queries.append(f"{plan.proposition} {' '.join(added)}")
-        rec.outputs = {"thesaurus": added, "queries": queries}
+    plan = _plan_step(trace, query, route, provider)  # 1. plan
+    queries = _expand_step(trace, question, plan)  # 2. expand
     mode = search_mode(m)
-    # 3. supporting search
-    with trace.step("support_search", queries=queries, mode=mode, depth=CANDIDATE_DEPTH) as rec:
-        main = _fused_judgments(m, queries, mode, ADVERSE_POOL)
-        floor = relevant(main)
-        rec.outputs = {
-            "judgments": [
-                {
-                    "document": m.documents[h.doc].key,
-                    "case": m.name(h.doc),
-                    "score": round(h.score, 5),
-                    "best": {k: round(v, 4) for k, v in h.best.items()},
-                    "relevant": h.doc in floor,
-                }
-                for h in main[:CANDIDATE_DEPTH]
-            ]
-        }
+    main = _support_search_step(trace, m, queries=queries, mode=mode)  # 3. supporting search
     # 4. adverse search: always run on a deep query
-    with trace.step("adverse_search", queries=plan.adverse_queries, side=plan.side.role) as rec:
-        by_query = _fused_judgments(m, plan.adverse_queries, mode, CANDIDATE_DEPTH)
-        screened = [
-            h
-            for h in main[:ADVERSE_POOL]
-            if judgment_stance(plan.side, m.facts(h.doc)).bucket == ADVERSE
-        ]
-        weakening = _weakening_citers(m, [h.doc for h in main[:CANDIDATE_DEPTH]])
-        rec.outputs = {
-            "by_adverse_query": [m.documents[h.doc].key for h in by_query[:15]],
-            "adverse_outcome_in_main_pool": [m.documents[h.doc].key for h in screened],
-            "treat_our_authority_adversely": [
-                {"citing": m.documents[c].key, "cited": m.documents[t].key, "cue": cue}
-                for c, t, cue in weakening
-            ],
-        }
+    by_query, screened, weakening = _adverse_search_step(trace, m, plan=plan, main=main, mode=mode)
     # 5. select
     with trace.step("select", per_bucket=MAX_PER_BUCKET, per_document=MAX_PER_DOC) as rec:
         pieces = _select(m, plan, main, by_query, screened, weakening)
@@ -254,6 +207,81 @@ def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provide
         validate_result(m, result, question=query.question)
         rec.outputs = {"removed": result.removed, "validation": result.validation}
     return result
+
+
+def _plan_step(trace: Trace, query: Query, route: Route, provider: Any) -> Plan:  # noqa: ANN401
+    """The plan: the rules' one, replaced by Claude's where a provider answers readably."""
+    with trace.step("plan", question=query.question, by="claude" if provider else "rules") as rec:
+        plan = _plan_offline(query.question, route)
+        if provider is not None:
+            plan = _plan_claude(rec, query, plan, provider)
+        rec.outputs = {
+            "proposition": plan.proposition,
+            "side": plan.side.role,
+            "side_from": plan.side.evidence,
+            "issues": plan.issues,
+            "queries": plan.queries,
+            "adverse_queries": plan.adverse_queries,
+        }
+    return plan
+
+
+def _expand_step(trace: Trace, question: str, plan: Plan) -> list[str]:
+    """The plan's queries, and one more with the thesaurus's words for what the question says."""
+    with trace.step("expand", queries=plan.queries) as rec:
+        added = [words for rx, words in THESAURUS if rx.search(question)]
+        queries = list(plan.queries)
+        if added:
+            queries.append(f"{plan.proposition} {' '.join(added)}")
+        rec.outputs = {"thesaurus": added, "queries": queries}
+    return queries
+
+
+def _support_search_step(
+    trace: Trace, m: MatterView, *, queries: list[str], mode: str
+) -> list[JudgmentHit]:
+    """The main search: the judgments the queries find, fused, deep enough for the adverse
+    screen."""
+    with trace.step("support_search", queries=queries, mode=mode, depth=CANDIDATE_DEPTH) as rec:
+        main = _fused_judgments(m, queries, mode, ADVERSE_POOL)
+        floor = relevant(main)
+        rec.outputs = {
+            "judgments": [
+                {
+                    "document": m.documents[h.doc].key,
+                    "case": m.name(h.doc),
+                    "score": round(h.score, 5),
+                    "best": {k: round(v, 4) for k, v in h.best.items()},
+                    "relevant": h.doc in floor,
+                }
+                for h in main[:CANDIDATE_DEPTH]
+            ]
+        }
+    return main
+
+
+def _adverse_search_step(
+    trace: Trace, m: MatterView, *, plan: Plan, main: list[JudgmentHit], mode: str
+) -> tuple[list[JudgmentHit], list[JudgmentHit], list[tuple[int, int, str]]]:
+    """Adverse authority three ways: the adverse queries' own search, the main pool screened
+    for adverse outcomes, and judgments that treat the main pool's authority adversely."""
+    with trace.step("adverse_search", queries=plan.adverse_queries, side=plan.side.role) as rec:
+        by_query = _fused_judgments(m, plan.adverse_queries, mode, CANDIDATE_DEPTH)
+        screened = [
+            h
+            for h in main[:ADVERSE_POOL]
+            if judgment_stance(plan.side, m.facts(h.doc)).bucket == ADVERSE
+        ]
+        weakening = _weakening_citers(m, [h.doc for h in main[:CANDIDATE_DEPTH]])
+        rec.outputs = {
+            "by_adverse_query": [m.documents[h.doc].key for h in by_query[:15]],
+            "adverse_outcome_in_main_pool": [m.documents[h.doc].key for h in screened],
+            "treat_our_authority_adversely": [
+                {"citing": m.documents[c].key, "cited": m.documents[t].key, "cue": cue}
+                for c, t, cue in weakening
+            ],
+        }
+    return by_query, screened, weakening
 
 
 def _fused_judgments(m: MatterView, queries: list[str], mode: str, k: int) -> list[JudgmentHit]:
@@ -329,7 +357,25 @@ def _select(
 ) -> list[Piece]:
     """Bucket the candidate judgments by their offline stance, with a quota per bucket and a
     limit of passages per judgment; the adverse bucket has its own quota."""
-    stance_of: dict[int, Stance] = {}
+    hits, found_by, order = _candidates(main, by_query, screened)
+    stance_of = _stances(m, plan, hits=hits, found_by=found_by, order=order, weakening=weakening)
+    buckets = _fill_buckets(order, stance_of, main=main, by_query=by_query)
+    pieces: list[Piece] = []
+    for bucket, docs in buckets.items():
+        for d in docs:
+            pieces.extend(
+                _judgment_pieces(
+                    m, d, bucket=bucket, stance=stance_of[d], hit=hits.get(d), found_by=found_by
+                )
+            )
+    return pieces
+
+
+def _candidates(
+    main: list[JudgmentHit], by_query: list[JudgmentHit], screened: list[JudgmentHit]
+) -> tuple[dict[int, JudgmentHit], dict[int, set[str]], list[int]]:
+    """The candidate judgments, in the order first found; each one's hit, and which searches
+    found it ("adverse", "support")."""
     found_by: dict[int, set[str]] = {}
     hits: dict[int, JudgmentHit] = {}
     order: list[int] = []
@@ -350,6 +396,21 @@ def _select(
             if h.doc not in hits:
                 hits[h.doc] = h
                 order.append(h.doc)
+    return hits, found_by, order
+
+
+def _stances(
+    m: MatterView,
+    plan: Plan,
+    *,
+    hits: dict[int, JudgmentHit],
+    found_by: dict[int, set[str]],
+    order: list[int],
+    weakening: list[tuple[int, int, str]],
+) -> dict[int, Stance]:
+    """Each candidate's offline stance; a supporting judgment that another treats adversely
+    becomes adverse, and the judgment that weakened it joins ``order`` as adverse too."""
+    stance_of: dict[int, Stance] = {}
     weakened = {t: (c, cue) for c, t, cue in weakening}
     for d in order:
         stance = judgment_stance(plan.side, m.facts(d))
@@ -364,8 +425,21 @@ def _select(
             stance_of[c] = Stance(ADVERSE, "treatment", f"treats {m.name(_t)} adversely ({_cue})")
             found_by.setdefault(c, set()).add("adverse")
             order.append(c)
+    return stance_of
+
+
+def _fill_buckets(
+    order: list[int],
+    stance_of: dict[int, Stance],
+    *,
+    main: list[JudgmentHit],
+    by_query: list[JudgmentHit],
+) -> dict[str, list[int]]:
+    """The judgments of each bucket, up to its quota: supporting and neutral ones in the main
+    search's order, adverse ones in the adverse search's."""
     buckets: dict[str, list[int]] = {SUPPORTING: [], ADVERSE: [], NEUTRAL: []}
     limits = {SUPPORTING: MAX_PER_BUCKET, ADVERSE: MAX_PER_BUCKET, NEUTRAL: MAX_NEUTRAL}
+    adverse_rank = {h.doc: i for i, h in enumerate(by_query)}
     main_rank = {h.doc: i for i, h in enumerate(main)}
     for d in sorted(order, key=lambda d: main_rank.get(d, len(main))):
         b = stance_of[d].bucket
@@ -378,40 +452,47 @@ def _select(
     ):
         if stance_of[d].bucket == ADVERSE and len(buckets[ADVERSE]) < limits[ADVERSE]:
             buckets[ADVERSE].append(d)
-    pieces: list[Piece] = []
-    for bucket, docs in buckets.items():
-        for d in docs:
-            chosen: list[Piece] = []
-            hit = hits.get(d)
-            how = (
-                "both" if len(found_by.get(d, ())) > 1 else next(iter(found_by.get(d, {"adverse"})))
+    return buckets
+
+
+def _judgment_pieces(
+    m: MatterView,
+    d: int,
+    *,
+    bucket: str,
+    stance: Stance,
+    hit: JudgmentHit | None,
+    found_by: dict[int, set[str]],
+) -> list[Piece]:
+    """A selected judgment's pieces: its best passages (and its outcome paragraph when the
+    stance rests on the outcome), else its header; each with the bucket and the stance."""
+    chosen: list[Piece] = []
+    how = "both" if len(found_by.get(d, ())) > 1 else next(iter(found_by.get(d, {"adverse"})))
+    for ph in (hit.passages if hit else [])[:MAX_PER_DOC]:
+        chosen.append(piece_at(m, ph, how))
+    if stance.source == "outcome":
+        out = outcome_piece(m, d)
+        if out is not None and all(out.row != c.row for c in chosen):
+            if len(chosen) >= MAX_PER_DOC:
+                chosen = chosen[: MAX_PER_DOC - 1]
+            out.found_by = how
+            chosen.append(out)
+    if not chosen:
+        header = header_piece(m, d)
+        if header is not None:
+            chosen.append(header)
+    for p in chosen:
+        p.bucket, p.stance = bucket, stance
+        text = m.documents[d].text[p.start : p.end]
+        t = treatment_stance(text)
+        if t.known and p.stance.source != "treatment":
+            p.stance = Stance(
+                p.stance.bucket,
+                p.stance.source,
+                f"{p.stance.reason}; the passage's treatment of a decision it cites: {t.cue}",
+                p.stance.quote,
             )
-            for ph in (hit.passages if hit else [])[:MAX_PER_DOC]:
-                chosen.append(piece_at(m, ph, how))
-            if stance_of[d].source == "outcome":
-                out = outcome_piece(m, d)
-                if out is not None and all(out.row != c.row for c in chosen):
-                    if len(chosen) >= MAX_PER_DOC:
-                        chosen = chosen[: MAX_PER_DOC - 1]
-                    out.found_by = how
-                    chosen.append(out)
-            if not chosen:
-                header = header_piece(m, d)
-                if header is not None:
-                    chosen.append(header)
-            for p in chosen:
-                p.bucket, p.stance = bucket, stance_of[d]
-                text = m.documents[d].text[p.start : p.end]
-                t = treatment_stance(text)
-                if t.known and p.stance.source != "treatment":
-                    p.stance = Stance(
-                        p.stance.bucket,
-                        p.stance.source,
-                        f"{p.stance.reason}; the passage's treatment of a decision it cites: {t.cue}",
-                        p.stance.quote,
-                    )
-            pieces.extend(chosen)
-    return pieces
+    return chosen
 
 
 def _bucket_summary(m: MatterView, pieces: list[Piece]) -> dict[str, Any]:
@@ -434,13 +515,8 @@ def _bucket_summary(m: MatterView, pieces: list[Piece]) -> dict[str, Any]:
 def _plan_claude(rec: StepRecord, query: Query, plan: Plan, provider: Any) -> Plan:  # noqa: ANN401
     prompt = prompts.research_plan_prompt(question=query.question)
     try:
-        completion = provider.complete(
-            system=prompt.system,
-            messages=prompt.messages,
-            max_tokens=PLAN_MAX_TOKENS,
-            purpose="research_plan",
-            matter_id=query.matter_id,
-            query_id=query.pk,
+        completion = query_completion(
+            provider, prompt, query=query, max_tokens=PLAN_MAX_TOKENS, purpose="research_plan"
         )
     except LLMError as exc:
         rec.status, rec.note = ResearchStep.Status.FALLBACK, f"{exc}; the offline plan is used"
@@ -486,7 +562,41 @@ def _analyse_claude(
     the bucket of its best-ranked passage with an accepted stance."""
     if not pieces:
         return []
-    passages = [
+    prompt = prompts.research_stance_prompt(
+        proposition=plan.proposition,
+        side=plan.side.role,
+        passages=_research_passages(m, pieces, buckets=False),
+    )
+    try:
+        completion = query_completion(
+            provider, prompt, query=query, max_tokens=STANCE_MAX_TOKENS, purpose="research_stance"
+        )
+    except LLMError as exc:
+        rec.status, rec.note = ResearchStep.Status.FALLBACK, f"{exc}; the offline stances stand"
+        return []
+    data = prompts.parse_json_object(completion.text) or {}
+    raw_items = data.get("items")
+    items: list[object] = raw_items if isinstance(raw_items, list) else []
+    accepted, rejected = _verified_stances(m, pieces, items)
+    moves = _apply_stances(m, pieces, accepted)
+    if rejected:
+        rec.note = f"{len(rejected)} stance(s) discarded: their quotes were not verbatim"
+        rec.outputs["rejected"] = rejected
+    # Keep one move per judgment in the report.
+    seen, unique = set(), []
+    for mv in moves:
+        if mv["document"] not in seen:
+            seen.add(mv["document"])
+            unique.append(mv)
+    return unique
+
+
+def _research_passages(
+    m: MatterView, pieces: list[Piece], *, buckets: bool
+) -> list[prompts.ResearchPassage]:
+    """The pieces as the stance and brief prompts show them, numbered E1, E2, …; the brief's
+    with their buckets."""
+    return [
         prompts.ResearchPassage(
             evidence_id=f"E{i}",
             doc_id=p.key(m),
@@ -495,27 +605,18 @@ def _analyse_claude(
             case_name=m.name(p.doc),
             decided=m.dated(p.doc),
             outcome=m.outcome(p.doc),
+            bucket=p.bucket if buckets else "",
         )
         for i, p in enumerate(pieces, 1)
     ]
-    prompt = prompts.research_stance_prompt(
-        proposition=plan.proposition, side=plan.side.role, passages=passages
-    )
-    try:
-        completion = provider.complete(
-            system=prompt.system,
-            messages=prompt.messages,
-            max_tokens=STANCE_MAX_TOKENS,
-            purpose="research_stance",
-            matter_id=query.matter_id,
-            query_id=query.pk,
-        )
-    except LLMError as exc:
-        rec.status, rec.note = ResearchStep.Status.FALLBACK, f"{exc}; the offline stances stand"
-        return []
-    data = prompts.parse_json_object(completion.text) or {}
-    raw_items = data.get("items")
-    items: list[object] = raw_items if isinstance(raw_items, list) else []
+
+
+def _verified_stances(
+    m: MatterView, pieces: list[Piece], items: list[object]
+) -> tuple[dict[int, tuple[str, str, str]], list[dict[str, str]]]:
+    """The reply's stances by piece index, as (stance, quote, reason), where each is well
+    formed and a supporting or adverse one quotes its passage verbatim; and those discarded
+    for a quote that is not."""
     from legalnav.answers import citations
 
     accepted: dict[int, tuple[str, str, str]] = {}  # piece index -> (stance, quote, reason)
@@ -549,6 +650,14 @@ def _analyse_claude(
                 )
                 continue
         accepted[i] = (stance, quote, reason)
+    return accepted, rejected
+
+
+def _apply_stances(
+    m: MatterView, pieces: list[Piece], accepted: dict[int, tuple[str, str, str]]
+) -> list[dict[str, str]]:
+    """Move every passage of a judgment to the bucket of its best-ranked passage with an
+    accepted stance; the moves made, one per passage that changed bucket."""
     moves = []
     by_doc: dict[int, int] = {}  # judgment -> its best-ranked passage with an accepted stance
     for i in sorted(accepted):
@@ -567,16 +676,7 @@ def _analyse_claude(
             p.stance = Stance(stance, "claude", reason, quote)
         else:
             p.stance = Stance(stance, "claude", f"{reason} (from passage E{source + 1})", "")
-    if rejected:
-        rec.note = f"{len(rejected)} stance(s) discarded: their quotes were not verbatim"
-        rec.outputs["rejected"] = rejected
-    # Keep one move per judgment in the report.
-    seen, unique = set(), []
-    for mv in moves:
-        if mv["document"] not in seen:
-            seen.add(mv["document"])
-            unique.append(mv)
-    return unique
+    return moves
 
 
 def _synthesise(
@@ -586,24 +686,11 @@ def _synthesise(
     pieces: list[Piece],
     provider: Any,  # noqa: ANN401
 ) -> tuple[str, str, str]:
-    passages = [
-        prompts.ResearchPassage(
-            evidence_id=f"E{i}",
-            doc_id=p.key(m),
-            node_id=p.node_id(m),
-            text=p.text,
-            case_name=m.name(p.doc),
-            decided=m.dated(p.doc),
-            outcome=m.outcome(p.doc),
-            bucket=p.bucket,
-        )
-        for i, p in enumerate(pieces, 1)
-    ]
     prompt = prompts.research_brief_prompt(
         question=query.question,
         proposition=plan.proposition,
         side=plan.side.role,
-        passages=passages,
+        passages=_research_passages(m, pieces, buckets=True),
     )
     context = prompt.text()
     if provider is None:
@@ -635,13 +722,8 @@ def _synthesise(
             query_id=query.pk,
         )
         return text, "offline", context
-    completion = provider.complete(
-        system=prompt.system,
-        messages=prompt.messages,
-        max_tokens=BRIEF_MAX_TOKENS,
-        purpose="answer",
-        matter_id=query.matter_id,
-        query_id=query.pk,
+    completion = query_completion(
+        provider, prompt, query=query, max_tokens=BRIEF_MAX_TOKENS, purpose="answer"
     )
     return completion.text.strip(), completion.model, context
 

@@ -204,15 +204,7 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
     cites = _CITES.search(q)
     doc = None if cites and re.search(r"\bv\.?\s", cites.group(1)) else _named_judgment(q, cards)
     if doc is not None:
-        f.case_doc = doc
-        for name, rx in _FIELDS:
-            m = rx.search(q)
-            if m:
-                f.fact = name
-                if name == "paragraph":
-                    f.paragraph = int(m.group(1))
-                break
-        f.fact = f.fact or "summary"
+        _read_lookup(q, f, doc=doc)
         return f
 
     for m in _NEGATIVE.finditer(q):
@@ -221,6 +213,30 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
     if cites and re.search(r"\bv\.?\s", cites.group(1)):
         f.cites = cites.group(1).strip(" ?.")
         used.append(cites.group(0))
+    _read_outcome(q, f, used)
+    _read_statutes(q, f, used, cards)
+    _read_years(q, f, used)
+    _read_bench(q, f, used)
+    _read_phrase(q, f, used)
+    return f
+
+
+def _read_lookup(q: str, f: Filters, *, doc: int) -> None:
+    """A question about one named judgment: which of its facts it asks for (its summary when
+    it names none)."""
+    f.case_doc = doc
+    for name, rx in _FIELDS:
+        m = rx.search(q)
+        if m:
+            f.fact = name
+            if name == "paragraph":
+                f.paragraph = int(m.group(1))
+            break
+    f.fact = f.fact or "summary"
+
+
+def _read_outcome(q: str, f: Filters, used: list[str]) -> None:
+    """The outcome asked for ("appeals dismissed") and who brought the appeal."""
     m = _OUTCOME.search(q)
     if m:
         f.outcome = OUTCOME_WORDS[m.group(1).lower()]
@@ -230,6 +246,10 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
         word = next(g for g in m.groups() if g).lower()
         f.appellant_label = _LABEL_OF.get(word, word)
         used.append(m.group(0))
+
+
+def _read_statutes(q: str, f: Filters, used: list[str], cards: Sequence[CardView]) -> None:
+    """The sections and the statutes (of the matter's cards) the question names."""
     for m in _SECTION.finditer(q):
         f.sections.append((m.group(1) or m.group(2)).upper().replace(" ", ""))
         used.append(m.group(0))
@@ -240,22 +260,30 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
         used.append("IPC Indian Penal Code")
         if not f.statutes:
             f.statutes = [s for s in _all_statutes(cards) if "penal code" in s.lower()][:1]
+
+
+def _read_years(q: str, f: Filters, used: list[str]) -> None:
+    """The years of decision: a decade ("in the 1990s"), or a year or a range of years."""
     m = _DECADE.search(q)
     if m:
         f.year_from, f.year_to = int(m.group(1)), int(m.group(1)) + 9
         used.append(m.group(0))
-    else:
-        for m in _YEAR_RANGE.finditer(q):
-            word, a, b = m.group(1).lower(), int(m.group(2)), m.group(3)
-            if word in ("before", "until", "prior to"):
-                f.year_to = a - 1 if word != "until" else a
-            elif word in ("after", "since", "from"):
-                f.year_from = a + 1 if word == "after" else a
-            elif word == "between" and b:
-                f.year_from, f.year_to = a, int(b)
-            else:
-                f.year_from = f.year_to = a
-            used.append(m.group(0))
+        return
+    for m in _YEAR_RANGE.finditer(q):
+        word, a, b = m.group(1).lower(), int(m.group(2)), m.group(3)
+        if word in ("before", "until", "prior to"):
+            f.year_to = a - 1 if word != "until" else a
+        elif word in ("after", "since", "from"):
+            f.year_from = a + 1 if word == "after" else a
+        elif word == "between" and b:
+            f.year_from, f.year_to = a, int(b)
+        else:
+            f.year_from = f.year_to = a
+        used.append(m.group(0))
+
+
+def _read_bench(q: str, f: Filters, used: list[str]) -> None:
+    """The judge who wrote it, the court, and criminal or civil."""
     m = _JUDGE.search(q)
     if m and re.search(r"\b(?:justice|judge|written|delivered|authored)\b", q, re.I):
         name = m.group(1).strip()
@@ -273,6 +301,11 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
     elif re.search(r"\bcivil\b", q, re.I):
         f.criminal = False
         used.append("civil")
+
+
+def _read_phrase(q: str, f: Filters, used: list[str]) -> None:
+    """The topic phrase: the quoted words, else the question's words that no filter used and
+    that do not frame a listing; with the question's own spelling of them."""
     quoted = _QUOTED.search(q)
     if quoted:
         f.phrase = tokenize(quoted.group(1))
@@ -289,7 +322,6 @@ def read_filters(question: str, cards: Sequence[CardView]) -> Filters:
         for w in re.findall(r"[A-Za-z0-9']+", quoted.group(1) if quoted else q)
         if set(tokenize(w)) & wanted
     )
-    return f
 
 
 def _all_statutes(cards: Sequence[CardView]) -> list[str]:

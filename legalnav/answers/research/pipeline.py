@@ -35,6 +35,7 @@ from legalnav.answers.research.context import (
     Trace,
     load_matter,
     node_lookup,
+    query_completion,
 )
 from legalnav.answers.research.deep import answer_deep
 from legalnav.answers.research.router import (
@@ -136,13 +137,8 @@ def _route(trace: Trace, query: Query, m: MatterView, provider: Any) -> Route:  
                 question=query.question, statutes=examples["statutes"], cases=examples["cases"]
             )
             try:
-                completion = provider.complete(
-                    system=prompt.system,
-                    messages=prompt.messages,
-                    max_tokens=ROUTE_MAX_TOKENS,
-                    purpose="route",
-                    matter_id=query.matter_id,
-                    query_id=query.pk,
+                completion = query_completion(
+                    provider, prompt, query=query, max_tokens=ROUTE_MAX_TOKENS, purpose="route"
                 )
                 route = _read_route(completion.text, completion.model) or offline
                 if route is offline:

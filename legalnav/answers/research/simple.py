@@ -21,6 +21,7 @@ from legalnav.answers.research.context import (
     outcome_piece,
     paragraph_piece,
     piece_at,
+    query_completion,
     quotable,
     search_mode,
     validate_result,
@@ -310,13 +311,8 @@ def _retrieve_and_answer(trace: Trace, query: Query, m: MatterView, provider: An
             )
             answerer = "offline"
         else:
-            completion = provider.complete(
-                system=prompt.system,
-                messages=prompt.messages,
-                max_tokens=1500,
-                purpose="answer",
-                matter_id=query.matter_id,
-                query_id=query.pk,
+            completion = query_completion(
+                provider, prompt, query=query, max_tokens=1500, purpose="answer"
             )
             text, answerer = completion.text.strip(), completion.model
         rec.outputs = {"answer_chars": len(text), "silent": text.strip() == SILENCE}

@@ -187,7 +187,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
-        texts = [p.read_bytes().decode("utf-8") for p in _paths(opts["files"])]  # type: ignore[arg-type]
+        paths = _paths(opts["files"])  # type: ignore[arg-type]
+        texts = [p.read_bytes().decode("utf-8") for p in paths]
         cache = IndexCache(_cache_folder(opts), keep=max(500, len(texts)))
         started = time.perf_counter()
         docs = [cache.get(t) for t in texts]
