@@ -158,6 +158,80 @@ class Progress:
     judged: int = 0
 
 
+def _judge_provider(run: EvaluationRun, given: Any) -> Any:  # noqa: ANN401
+    if not run.config.get("judge") or given is not None:
+        return given
+    from legalnav.llm.providers import get_provider
+
+    provider = get_provider()
+    if provider is None:
+        raise EvaluationError(
+            "the judge is Claude: set ANTHROPIC_API_KEY (the judge-free scores need none)"
+        )
+    return provider
+
+
+def _claim(run: EvaluationRun, owner: str | None) -> jobs.Lease:
+    """Claim the run (a lease renewed at every question): a second process resuming the same
+    run at once is refused, and a killed process's run is ended by the sweeper. A finished run
+    may be run again (it redoes only the questions that errored)."""
+    EvaluationRun.objects.filter(pk=run.pk, status=EvaluationRun.Status.DONE).update(
+        status=EvaluationRun.Status.FAILED
+    )
+    jobs.job_reset(EVALUATION, run.pk, finished_at=None)
+    lease = jobs.job_claim(EVALUATION, run.pk, owner=owner or jobs.new_owner("evaluate"))
+    if isinstance(lease, jobs.Refusal):
+        raise EvaluationError(
+            f"run {run.pk} is {lease.status or lease.reason}"
+            + (": another process is running it" if lease.reason == "busy" else "")
+        )
+    return lease
+
+
+def _run_questions(
+    *,
+    run: EvaluationRun,
+    lease: jobs.Lease,
+    bench: Any,  # noqa: ANN401
+    items: list[gold.GoldItem],
+    evaluate: Callable[..., Any],
+    progress: Progress,
+    say: Callable[[str], None],
+    provider: Any,  # noqa: ANN401
+) -> None:
+    """Every (question, mode) not yet done, stored as it finishes."""
+    from legalnav.llm.prices import PriceCard
+
+    card = PriceCard.from_dict(run.config["price_card"]) if run.config.get("price_card") else None
+    done = set(EvaluationItem.objects.filter(run=run, error="").values_list("item_id", "mode"))
+    total = len(items) * len(run.modes)
+    for item in items:
+        for mode in run.modes:
+            if (item.id, mode) in done:
+                progress.skipped += 1
+                continue
+            lease.check()  # stops here once the run is cancelled
+            result = evaluate(
+                bench,
+                item,
+                mode,
+                k=run.k,
+                answer=bool(run.config.get("answer")),
+                provider=provider,
+                card=card,
+            )
+            _store(run, item, mode, result)
+            progress.done += 1
+            progress.errors += bool(result.error)
+            if progress.done % FLUSH_EVERY == 0:
+                bench.flush()
+                say(
+                    f"{progress.done + progress.skipped}/{total} done"
+                    f" ({progress.skipped} from before, {progress.errors} errors)"
+                )
+    bench.flush()
+
+
 def evaluation_run_execute(
     *,
     run: EvaluationRun,
@@ -173,69 +247,29 @@ def evaluation_run_execute(
     "interrupted" with everything finished so far stored; run it again to complete it."""
     from legalnav.evaluation.runner import Workbench, evaluate_item
 
-    evaluate = evaluate or evaluate_item
     items = items if items is not None else run_items(run)
     progress = Progress()
     say = report or (lambda _msg: None)
     provider = _answer_provider(run)
-    if run.config.get("judge") and judge_provider is None:
-        from legalnav.llm.providers import get_provider
-
-        judge_provider = get_provider()
-        if judge_provider is None:
-            raise EvaluationError(
-                "the judge is Claude: set ANTHROPIC_API_KEY (the judge-free scores need none)"
-            )
-    # Claim the run (a lease renewed at every question): a second process resuming the same
-    # run at once is refused, and a killed process's run is ended by the sweeper.
-    # A finished run may be run again (it redoes only the questions that errored).
-    EvaluationRun.objects.filter(pk=run.pk, status=EvaluationRun.Status.DONE).update(
-        status=EvaluationRun.Status.FAILED
-    )
-    jobs.job_reset(EVALUATION, run.pk, finished_at=None)
-    lease = jobs.job_claim(EVALUATION, run.pk, owner=owner or jobs.new_owner("evaluate"))
-    if isinstance(lease, jobs.Refusal):
-        raise EvaluationError(
-            f"run {run.pk} is {lease.status or lease.reason}"
-            + (": another process is running it" if lease.reason == "busy" else "")
-        )
+    judge_provider = _judge_provider(run, judge_provider)
+    lease = _claim(run, owner)
     lease.start_heartbeat()
-    done = set(EvaluationItem.objects.filter(run=run, error="").values_list("item_id", "mode"))
-    from legalnav.llm.prices import PriceCard
-
-    card = PriceCard.from_dict(run.config["price_card"]) if run.config.get("price_card") else None
     try:
         if bench is None:
             cache_dir = Path(
                 run.config.get("cache_dir") or Path(settings.VAR_DIR) / "retrieve-cache"
             )
             bench = Workbench(cache_dir=cache_dir)
-        total = len(items) * len(run.modes)
-        for item in items:
-            for mode in run.modes:
-                if (item.id, mode) in done:
-                    progress.skipped += 1
-                    continue
-                lease.check()  # stops here once the run is cancelled
-                result = evaluate(
-                    bench,
-                    item,
-                    mode,
-                    k=run.k,
-                    answer=bool(run.config.get("answer")),
-                    provider=provider,
-                    card=card,
-                )
-                _store(run, item, mode, result)
-                progress.done += 1
-                progress.errors += bool(result.error)
-                if progress.done % FLUSH_EVERY == 0:
-                    bench.flush()
-                    say(
-                        f"{progress.done + progress.skipped}/{total} done"
-                        f" ({progress.skipped} from before, {progress.errors} errors)"
-                    )
-        bench.flush()
+        _run_questions(
+            run=run,
+            lease=lease,
+            bench=bench,
+            items=items,
+            evaluate=evaluate or evaluate_item,
+            progress=progress,
+            say=say,
+            provider=provider,
+        )
         for a, b in run.config.get("judge", []):
             progress.judged += _judge_pairs(run, a, b, judge_provider, say)
     except jobs.JobLost:
