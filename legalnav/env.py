@@ -67,3 +67,27 @@ def env_secret(name: str) -> str:
                 f"{name}_FILE points at {path!r}, which cannot be read: {exc}"
             ) from exc
     return os.environ.get(name, "")
+
+
+# Values that are not secret whatever their length: the development default in settings.py and
+# the placeholder that docker/compose.yml once fell back to.
+KNOWN_SECRET_KEYS = frozenset({"legalnav-dev-only-not-secret", "change-me", "changeme"})
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` must not sign a production site's sessions, or None when it may.
+
+    The same bar as Django's ``check --deploy`` (security.W009: at least 50 characters, at least 5
+    distinct ones, not ``startproject``'s "django-insecure-" key), plus the known placeholders.
+    """
+    if not key:
+        return "not set"
+    if key in KNOWN_SECRET_KEYS:
+        return f"the published placeholder {key!r}"
+    if key.startswith("django-insecure-"):
+        return "a key Django generated for development (it starts with 'django-insecure-')"
+    if len(key) < 50:
+        return f"only {len(key)} characters long (at least 50 are needed)"
+    if len(set(key)) < 5:
+        return "made of fewer than 5 distinct characters"
+    return None

@@ -12,7 +12,14 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from legalnav.env import env_bool, env_float, env_int, env_secret, env_str
+from legalnav.env import (
+    env_bool,
+    env_float,
+    env_int,
+    env_secret,
+    env_str,
+    secret_key_problem,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -33,10 +40,48 @@ def _data_dir() -> Path:
 DATA_DIR = _data_dir()
 VAR_DIR = Path(env_str("LEGALNAV_VAR_DIR", str(BASE_DIR / "var")))
 
-SECRET_KEY = env_secret("SECRET_KEY") or "legalnav-dev-only-not-secret"
 DEBUG = env_bool("DEBUG", default=True)
+# With DEBUG on (the embedded default: `make demo`, the tests) an unset key means the built-in
+# development key. With DEBUG off a weak or missing key stops every process that loads these
+# settings (manage.py, uvicorn, `celery -A legalnav`) here, before it serves or signs anything:
+# a known key lets anyone forge session cookies and password-reset links.
+SECRET_KEY = env_secret("SECRET_KEY").strip()
+if not DEBUG and (_secret_key_problem := secret_key_problem(SECRET_KEY)):
+    raise ImproperlyConfigured(
+        f"legalnav refuses to start with DEBUG off: SECRET_KEY is {_secret_key_problem}. Set "
+        "SECRET_KEY (or SECRET_KEY_FILE) to a random value of 50 or more characters, e.g. the "
+        'output of: python -c "import secrets; print(secrets.token_urlsafe(50))"'
+    )
+SECRET_KEY = SECRET_KEY or "legalnav-dev-only-not-secret"
 ALLOWED_HOSTS = [h for h in env_str("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in env_str("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+# HTTPS. In production (DEBUG off) legalnav sits behind a proxy that terminates TLS, so by default
+# cookies travel over HTTPS only, plain HTTP is redirected and browsers are told (HSTS) to use
+# HTTPS for a year; `manage.py check --deploy` then has nothing to report. Each one can be turned
+# off from the environment (to try the stack over plain HTTP; check --deploy then says what is
+# off). With DEBUG on they default off, so that runserver works over http://127.0.0.1.
+_HTTPS_ONLY = not DEBUG
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=_HTTPS_ONLY)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=_HTTPS_ONLY)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=_HTTPS_ONLY)
+# The health check answers over plain HTTP: compose and load balancers probe the container itself.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int(
+    "SECURE_HSTS_SECONDS", 365 * 24 * 3600 if _HTTPS_ONLY else 0, minimum=0
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_HTTPS_ONLY)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=_HTTPS_ONLY)
+# Opt-in: the proxy's X-Forwarded-Proto says whether the browser's request came over HTTPS. Only
+# behind a proxy that sets that header itself, overwriting a client's; otherwise any client could
+# claim HTTPS. Without it, behind a TLS proxy every request looks like HTTP and is redirected.
+if env_bool("LEGALNAV_BEHIND_TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = env_bool("SECURE_CONTENT_TYPE_NOSNIFF", default=True)
+SESSION_COOKIE_HTTPONLY = env_bool("SESSION_COOKIE_HTTPONLY", default=True)
+X_FRAME_OPTIONS = env_str("X_FRAME_OPTIONS", "DENY")
+if X_FRAME_OPTIONS not in ("DENY", "SAMEORIGIN"):
+    raise ImproperlyConfigured("X_FRAME_OPTIONS must be DENY or SAMEORIGIN")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -140,6 +185,11 @@ LOGIN_REDIRECT_URL = "/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
 MEDIA_URL = "media/"
 
+# Staff (is_staff or is_superuser) see and act in every matter only when this is on; each visit
+# to a matter they are not a member of is then audited ("staff_access") and bannered. Off, staff
+# are members like anyone else: their memberships decide.
+LEGALNAV_STAFF_SEE_ALL_MATTERS = env_bool("LEGALNAV_STAFF_SEE_ALL_MATTERS", default=False)
+
 # Navindex files (<doc>.index.json and <doc>.full.json) are written here.
 NAVINDEX_DIR = Path(env_str("NAVINDEX_DIR", str(VAR_DIR / "navindex")))
 # Retrieval indexes (passages and their vectors) of indexed documents, keyed by content hash.
@@ -149,12 +199,59 @@ INDEX_CACHE_DIR = Path(env_str("INDEX_CACHE_DIR", str(VAR_DIR / "index-cache")))
 LEGALNAV_MAX_UPLOAD_BYTES = env_int("LEGALNAV_MAX_UPLOAD_BYTES", 50 * 1024 * 1024, minimum=1)
 # Questions a user may ask per minute (a sliding window in the cache); 0 turns the limit off.
 LEGALNAV_ASK_RATE_PER_MINUTE = env_int("LEGALNAV_ASK_RATE_PER_MINUTE", 10, minimum=0)
+# The other limits of legalnav.core.limits, per user and per API token (sign-in: per username and
+# address, every attempt and the failed ones), per minute; 0 turns one off.
+LEGALNAV_SEARCH_RATE_PER_MINUTE = env_int("LEGALNAV_SEARCH_RATE_PER_MINUTE", 60, minimum=0)
+LEGALNAV_EXPORT_RATE_PER_MINUTE = env_int("LEGALNAV_EXPORT_RATE_PER_MINUTE", 10, minimum=0)
+LEGALNAV_SIGNIN_RATE_PER_MINUTE = env_int("LEGALNAV_SIGNIN_RATE_PER_MINUTE", 10, minimum=0)
+LEGALNAV_SIGNIN_FAILURES_PER_MINUTE = env_int("LEGALNAV_SIGNIN_FAILURES_PER_MINUTE", 5, minimum=0)
+# Spending caps on Claude, in dollars from the LLM ledger (legalnav.answers.spend): per user (the
+# calls of the questions they asked) and per matter (every call charged to it), per UTC day and
+# per calendar month. 0 or unset: no cap. A question past a cap is refused before it is saved.
+LEGALNAV_SPEND_CAP_USER_DAY = env_float("LEGALNAV_SPEND_CAP_USER_DAY", 0.0)
+LEGALNAV_SPEND_CAP_USER_MONTH = env_float("LEGALNAV_SPEND_CAP_USER_MONTH", 0.0)
+LEGALNAV_SPEND_CAP_MATTER_DAY = env_float("LEGALNAV_SPEND_CAP_MATTER_DAY", 0.0)
+LEGALNAV_SPEND_CAP_MATTER_MONTH = env_float("LEGALNAV_SPEND_CAP_MATTER_MONTH", 0.0)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
+# Bounded resources (legalnav.core.uploads, documents.parsing.extract). One request body, read at
+# most this far (default: the page's 20 files at the file limit, plus the form); a file past
+# LEGALNAV_MAX_UPLOAD_BYTES is stopped as it streams in, by the first upload handler.
+LEGALNAV_MAX_REQUEST_BYTES = env_int(
+    "LEGALNAV_MAX_REQUEST_BYTES", 20 * LEGALNAV_MAX_UPLOAD_BYTES + 1024 * 1024, minimum=1
+)
+FILE_UPLOAD_HANDLERS = [
+    "legalnav.core.uploads.UploadLimitHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+# Zip containers (.docx) are refused from their central directory, before any part is inflated:
+# past this many bytes expanded in all, this many parts, or one part expanding more than this
+# many times its compressed size (real Word XML deflates 5-20 times; a bomb, thousands).
+LEGALNAV_MAX_EXPANDED_BYTES = env_int("LEGALNAV_MAX_EXPANDED_BYTES", 200 * 1024 * 1024, minimum=1)
+LEGALNAV_MAX_ZIP_PARTS = env_int("LEGALNAV_MAX_ZIP_PARTS", 2000, minimum=1)
+LEGALNAV_MAX_ZIP_RATIO = env_int("LEGALNAV_MAX_ZIP_RATIO", 200, minimum=1)
+# PDFs with more pages are refused before any page is read (time: TASK_SOFT_TIME_LIMIT_INDEX).
+LEGALNAV_MAX_PDF_PAGES = env_int("LEGALNAV_MAX_PDF_PAGES", 2000, minimum=1)
 
 # Background work. With REDIS_URL unset, tasks run in the calling process (no broker needed);
 # with it set, they go to Celery workers through Redis.
 REDIS_URL = env_str("REDIS_URL", "")
+# The shared cache, which holds the rate-limit counters: every web process and worker must count
+# into the same one, so never the per-process memory cache. Redis when there is one, else the
+# database (its table is made by the core app's migration).
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "legalnav_cache",
+            # Django's default (300 entries, then a third deleted) would drop live counters.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    )
+}
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)

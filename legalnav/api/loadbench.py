@@ -23,6 +23,7 @@ import json
 import os
 import random
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -154,12 +155,23 @@ class Stack:
             NAVINDEX_DIR=str(self.folder / "navindex"),
             INDEX_CACHE_DIR=str(REPO / "var" / "index-cache"),
             LEGALNAV_ASK_RATE_PER_MINUTE="0",
+            # The load is many reviewers at machine pace: no limits on what they do.
+            LEGALNAV_SEARCH_RATE_PER_MINUTE="0",
+            LEGALNAV_EXPORT_RATE_PER_MINUTE="0",
+            LEGALNAV_SIGNIN_RATE_PER_MINUTE="0",
+            LEGALNAV_SIGNIN_FAILURES_PER_MINUTE="0",
             HF_HUB_OFFLINE="1",
             EMBED_ON_INDEX="0",
             VECTOR_STORE="memory",
             LOG_LEVEL="WARNING",
-            SECRET_KEY="bench-load-not-secret",
+            # Production settings, served over plain HTTP on 127.0.0.1: a real key (DEBUG off
+            # refuses a weak one) and the HTTPS-only settings off.
+            SECRET_KEY=secrets.token_urlsafe(50),
             DEBUG="0",
+            SECURE_SSL_REDIRECT="0",
+            SESSION_COOKIE_SECURE="0",
+            CSRF_COOKIE_SECURE="0",
+            SECURE_HSTS_SECONDS="0",
             ALLOWED_HOSTS="127.0.0.1,localhost",
             JOB_SWEEP_SECONDS="5",
             JOB_LEASE_SECONDS="15",
