@@ -10,10 +10,16 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "legalnav.settings")
-django_application = get_asgi_application()
+django.setup(set_prefix=False)  # what get_asgi_application() does, with our handler below
+
+# Django's handler, reading no more than LEGALNAV_MAX_REQUEST_BYTES of a body (it would spool a
+# chunked upload of any size to disk before a view could refuse it).
+from legalnav.core.uploads import BoundedASGIHandler  # noqa: E402 - after Django is set up
+
+django_application = BoundedASGIHandler()
 
 from legalnav.mcp.http import MOUNT_PATH, mcp_http_app  # noqa: E402 - after Django is set up
 

@@ -34,7 +34,8 @@ from ninja.signature.details import is_pydantic_model
 from pydantic_core import to_jsonable_python
 
 from legalnav.api.errors import ApiError, error_response
-from legalnav.api.tokens import api_token_user, bearer_token
+from legalnav.api.tokens import TokenInvalid, api_token_authenticate, bearer_token
+from legalnav.core.uploads import files_left_out, upload_refusal
 
 TOKEN_PAGE = "/settings/api-tokens/"
 UPLOAD_FIELD = "file"  # the file field of a document upload
@@ -73,21 +74,24 @@ class BearerToken(HttpBearer):
         return user
 
     def authenticate(self, request: HttpRequest, token: str) -> object:
-        found = api_token_user(raw=token)
-        if found is None:
+        # The user returned carries its token (tokens.acting_token): the write services hold it
+        # to the token's scope (tokens.token_require_write), for this door and MCP alike.
+        try:
+            found = api_token_authenticate(raw=token)
+        except TokenInvalid as exc:  # unknown, revoked or expired: the message says which
             raise ApiError(
                 401,
                 "invalid_token",
-                "The API token is unknown or has been revoked.",
+                str(exc),
                 headers={"WWW-Authenticate": 'Bearer realm="legalnav", error="invalid_token"'},
-            )
+            ) from None
         return found.user
 
 
 def upload_checks(request: HttpRequest) -> None:
     """Refuse an upload before its form is parsed: not multipart (415), a request far past the
-    size limit, by its Content-Length and before reading it (413), no file (422), a file over the
-    limit (413)."""
+    size limit, by its Content-Length and before reading it (413), a file stopped past the limit
+    while it streamed in (413), no file (422), a file over the limit (413)."""
     if request.content_type != "multipart/form-data":
         raise ApiError(
             415,
@@ -95,6 +99,9 @@ def upload_checks(request: HttpRequest) -> None:
             f"Upload the file as multipart/form-data, in a field named '{UPLOAD_FIELD}'.",
         )
     limit = settings.LEGALNAV_MAX_UPLOAD_BYTES
+    refused = upload_refusal(request)  # the ASGI handler stopped reading a body past its bound
+    if refused is not None:
+        raise ApiError(413, "too_large", refused, field=UPLOAD_FIELD)
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -107,6 +114,10 @@ def upload_checks(request: HttpRequest) -> None:
             field=UPLOAD_FIELD,
         )
     upload = request.FILES.get(UPLOAD_FIELD)
+    # Found too large while it streamed in (a chunked body has no Content-Length to check).
+    refused = upload_refusal(request) or next(iter(files_left_out(request)), None)
+    if refused is not None:
+        raise ApiError(413, "too_large", refused, field=UPLOAD_FIELD)
     if upload is None:
         raise ApiError(422, "invalid", f"'{UPLOAD_FIELD}' is required.", field=UPLOAD_FIELD)
     if upload.size is not None and upload.size > limit:
@@ -243,14 +254,14 @@ STATUS_TEXT = {
     202: "Accepted",
     204: "No content",
     400: "Malformed request (not JSON, unreadable form)",
-    401: "No token, or an unknown or revoked token",
-    403: "Your role in the matter does not allow this",
+    401: "No token, or an unknown, revoked or expired token",
+    403: "Your role in the matter does not allow this, or the token is read-only",
     404: "No such item, or not in a matter you are a member of",
     409: "Not in a state for this (not indexed yet; nothing to retry or cancel)",
     413: "The upload is over the size limit",
     415: "Unsupported content type or file type",
     422: "A parameter or field is not valid (the error names it)",
-    429: "Too many questions in the last minute (see Retry-After)",
+    429: "Over a rate limit or a spending cap; the error says which (see Retry-After)",
     503: "The task queue is unavailable; what was sent is kept as failed (see Retry-After)",
 }
 

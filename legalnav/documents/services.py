@@ -12,9 +12,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -39,6 +41,7 @@ from legalnav.documents.parsing.enrich import RefIndex
 from legalnav.documents.parsing.extract import (
     SUPPORTED_EXTENSIONS,
     ExtractionError,
+    ExtractLimits,
     extract_text,
 )
 from legalnav.documents.parsing.structure import ParsedNode
@@ -55,6 +58,16 @@ class DocumentRejected(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def extract_limits() -> ExtractLimits:
+    """What one file may cost to parse, from settings (see ``ExtractLimits``)."""
+    return ExtractLimits(
+        expanded_bytes=settings.LEGALNAV_MAX_EXPANDED_BYTES,
+        zip_parts=settings.LEGALNAV_MAX_ZIP_PARTS,
+        zip_ratio=settings.LEGALNAV_MAX_ZIP_RATIO,
+        pdf_pages=settings.LEGALNAV_MAX_PDF_PAGES,
+    )
 
 
 def _human(n: int) -> str:
@@ -218,51 +231,26 @@ def document_index_job(
     return status or "gone"
 
 
-def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
-    def progress(pct: int, note: str) -> None:
-        lease.check()
-        lease.update(progress=pct, progress_note=note[:200])
-
-    def fail(code: str, message: str) -> None:
-        lease.fail(message, code, progress=0, progress_note="")
-
-    progress(5, "Reading the file")
-    try:
-        with doc.source_file.open("rb") as fh:
-            data = fh.read()
-    except (OSError, ValueError) as exc:
-        return fail("missing_file", f"The stored file could not be read ({exc}).")
-    digest = hashlib.sha256(data).hexdigest()
-
-    try:
-        extracted = extract_text(
-            data, doc.original_filename, max_bytes=settings.LEGALNAV_MAX_UPLOAD_BYTES
-        )
-    except ExtractionError as exc:
-        return fail(exc.code, exc.message)
-    progress(30, "Finding the clause structure")
-
-    try:
-        parsed = parse_document(extracted.text)
-    except jobs.PASS_THROUGH:
-        raise
-    except Exception as exc:  # a parser bug: say so, keep the traceback in the log
-        logger.exception("parsing document %s failed", doc.pk)
-        return fail("parse_error", f"The document could not be parsed ({exc.__class__.__name__}).")
-    if not parsed.nodes:
-        return fail("no_text", "No text was found in the document.")
-    progress(70, f"Saving {len(parsed.nodes)} clauses")
-
+def _save_parsed(
+    doc: Document,
+    lease: jobs.Lease,
+    parsed: Any,  # noqa: ANN401 - parsing.ParsedDocument
+    extracted: Any,  # noqa: ANN401 - extract.Extracted
+    digest: str,
+    fail: Callable[[str, str], None],
+) -> bool:
+    """Replace the document's clauses with ``parsed`` and its text, in one transaction, only
+    while this job holds it and the file is the one that was read; False when it stops here."""
     base_index = _base_ref_index(doc)
     with transaction.atomic():
         locked = Document.objects.select_for_update().filter(pk=doc.pk).first()
         if locked is None:
-            return None
+            return False
         if locked.status != Document.Status.INDEXING or locked.lease_owner != lease.owner:
             raise jobs.JobLost(f"document {doc.pk} was cancelled or taken over")
         if locked.sha256 != digest:
             fail("changed", "The file changed while it was being indexed; Retry reads it again.")
-            return None
+            return False
         count = _store(locked, parsed, extracted.text, base_index)
         # The document becomes "indexed" only once its navindex files exist (below).
         update = {
@@ -288,6 +276,49 @@ def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
         if locked.effective_date is None and parsed.effective_date is not None:
             update["effective_date"] = parsed.effective_date
         Document.objects.filter(pk=doc.pk).update(**update)
+    return True
+
+
+def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
+    def progress(pct: int, note: str) -> None:
+        lease.check()
+        lease.update(progress=pct, progress_note=note[:200])
+
+    def fail(code: str, message: str) -> None:
+        lease.fail(message, code, progress=0, progress_note="")
+
+    progress(5, "Reading the file")
+    try:
+        with doc.source_file.open("rb") as fh:
+            data = fh.read()
+    except (OSError, ValueError) as exc:
+        return fail("missing_file", f"The stored file could not be read ({exc}).")
+    digest = hashlib.sha256(data).hexdigest()
+
+    try:
+        extracted = extract_text(
+            data,
+            doc.original_filename,
+            max_bytes=settings.LEGALNAV_MAX_UPLOAD_BYTES,
+            limits=extract_limits(),
+        )
+    except ExtractionError as exc:
+        return fail(exc.code, exc.message)
+    progress(30, "Finding the clause structure")
+
+    try:
+        parsed = parse_document(extracted.text)
+    except jobs.PASS_THROUGH:
+        raise
+    except Exception as exc:  # a parser bug: say so, keep the traceback in the log
+        logger.exception("parsing document %s failed", doc.pk)
+        return fail("parse_error", f"The document could not be parsed ({exc.__class__.__name__}).")
+    if not parsed.nodes:
+        return fail("no_text", "No text was found in the document.")
+    progress(70, f"Saving {len(parsed.nodes)} clauses")
+
+    if not _save_parsed(doc, lease, parsed, extracted, digest, fail):
+        return None
 
     doc.refresh_from_db()
     lease.check()
@@ -353,30 +384,38 @@ def _store(
     text: str,
     base_index: tuple[RefIndex, list[int]] | None,
 ) -> int:
+    """Replace the document's nodes, cross-references and defined terms; returns the nodes."""
     Node.objects.filter(document=doc).delete()
-    rows = []
-    for order, nd in enumerate(parsed.nodes):
-        rows.append(
-            Node(
-                document=doc,
-                node_id=nd.node_id[:200],
-                order=order,
-                level=nd.level,
-                kind=nd.kind,
-                ref=nd.ref[:120],
-                label=nd.label[:120],
-                scope=nd.scope[:60],
-                heading=nd.heading[:300],
-                text=nd.text,
-                start=nd.start,
-                end=nd.end,
-                subtree_end=max(nd.subtree_end, nd.end),
-                **{column: bool(nd.flags.get(name)) for name, column in navindex.FLAG_FIELDS},
-                text_length=len(nd.text),
-                summary=nd.summary,
-                keywords=nd.keywords,
-            )
+    ids = _store_nodes(doc, parsed)
+    _store_refs(parsed, ids, base_index)
+    _store_terms(doc, parsed, ids)
+    return len(ids)
+
+
+def _store_nodes(doc: Document, parsed: ParsedDocument) -> list[int]:
+    """The nodes with their parents; returns their ids in reading order."""
+    rows = [
+        Node(
+            document=doc,
+            node_id=nd.node_id[:200],
+            order=order,
+            level=nd.level,
+            kind=nd.kind,
+            ref=nd.ref[:120],
+            label=nd.label[:120],
+            scope=nd.scope[:60],
+            heading=nd.heading[:300],
+            text=nd.text,
+            start=nd.start,
+            end=nd.end,
+            subtree_end=max(nd.subtree_end, nd.end),
+            **{column: bool(nd.flags.get(name)) for name, column in navindex.FLAG_FIELDS},
+            text_length=len(nd.text),
+            summary=nd.summary,
+            keywords=nd.keywords,
         )
+        for order, nd in enumerate(parsed.nodes)
+    ]
     created = Node.objects.bulk_create(rows, batch_size=500)
     ids = [n.pk for n in created]
     if any(i is None for i in ids):  # a backend that does not return ids from bulk inserts
@@ -386,7 +425,13 @@ def _store(
         row.pk = pk
         row.parent_id = ids[nd.parent] if nd.parent is not None else None
     Node.objects.bulk_update([r for r in created if r.parent_id], ["parent"], batch_size=500)
+    return ids
 
+
+def _store_refs(
+    parsed: ParsedDocument, ids: list[int], base_index: tuple[RefIndex, list[int]] | None
+) -> None:
+    """Cross-references, resolved in the document or (an amendment's) in the one it amends."""
     refs = []
     for ref in parsed.refs:
         target_id = ids[ref.target] if ref.target is not None else None
@@ -413,6 +458,9 @@ def _store(
         )
     CrossReference.objects.bulk_create(refs, batch_size=1000)
 
+
+def _store_terms(doc: Document, parsed: ParsedDocument, ids: list[int]) -> None:
+    """Defined terms with the node defining each and the nodes using it."""
     terms = DefinedTerm.objects.bulk_create(
         [
             DefinedTerm(document=doc, term=t.term[:200], defining_node_id=ids[t.node])
@@ -431,7 +479,6 @@ def _store(
         for n in sorted(set(t.uses))
     ]
     through.objects.bulk_create(uses, batch_size=2000)
-    return len(rows)
 
 
 def document_resolve_base_references(*, document: Document) -> int:

@@ -17,13 +17,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
-from legalnav.core import jobs
+from legalnav.core import jobs, uploads
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents import actions, selectors
 from legalnav.documents.forms import ACCEPT, DocumentDetailsForm, UploadForm
 from legalnav.documents.models import Document
 from legalnav.documents.reader import document_reader, highlight
-from legalnav.matters.access import Action, can, matter_for
+from legalnav.matters.access import Action, can, matter_for, staff_sees_all
 from legalnav.matters.models import Matter
 
 _BUSY = (Document.Status.QUEUED, Document.Status.INDEXING)
@@ -64,7 +64,11 @@ def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -
 @require_GET
 def matter_list(request: HttpRequest) -> HttpResponse:
     """The matters the user may see, each with its documents' progress."""
-    return render(request, "matters/list.html", {"rows": selectors.matter_rows(user=request.user)})
+    context = {
+        "rows": selectors.matter_rows(user=request.user),
+        "staff_sees_all": staff_sees_all(request.user),
+    }
+    return render(request, "matters/list.html", context)
 
 
 @login_required
@@ -87,6 +91,16 @@ def matter_upload(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     """Several files at once; each is accepted or refused with its own message."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.EDIT)
     form = UploadForm(request.POST, request.FILES)
+    # Too large, found while the body streamed in: the whole upload, or files left out of it.
+    refused = uploads.upload_refusal(request)
+    if refused is not None:
+        messages.error(request, f"Not uploaded: {refused} No file of this upload was added.")
+        return redirect("matter-detail", matter_id=matter.pk)
+    left_out = uploads.files_left_out(request)
+    for reason in left_out:
+        messages.error(request, f"Not uploaded: {reason}")
+    if left_out and not request.FILES:
+        return redirect("matter-detail", matter_id=matter.pk)
     if not form.is_valid():
         for error in form.errors.get("documents", ["The upload could not be read."]):
             messages.error(request, str(error))

@@ -283,7 +283,7 @@ def test_upload_of_several_files_refuses_the_bad_ones_with_reasons_and_keeps_the
     assert "Added “good.txt” as D" in page
     assert "Not uploaded: “empty.txt” is empty." in page
     assert "Not uploaded: “blank.pdf” is empty." in page
-    assert "Not uploaded: “huge.txt” is 4 KB, over the 2 KB limit." in page
+    assert "Not uploaded: “huge.txt” is over the 2 KB limit." in page
     assert "Not uploaded: “photo.jpg” is not a supported file type" in page
     assert list(Document.objects.values_list("original_filename", flat=True)) == ["good.txt"]
     assert [p.name for p in stored_files(settings)] == ["good.txt"]

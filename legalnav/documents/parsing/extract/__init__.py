@@ -34,7 +34,8 @@ Layout of this package:
   parsers (lxml, pypdf, python-docx).
 * :mod:`.lines` - the line builder shared by the HTML and DOCX extractors.
 * this module - :func:`extract_text`: size, emptiness and type checks, then
-  dispatch on the file name's extension.
+  dispatch on the file name's extension, with the :class:`ExtractLimits` that
+  bound each parser's work (zip parts and expansion, PDF pages, HTML depth).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from .errors import (
     SUPPORTED_EXTENSIONS,
     ExtractedText,
     ExtractionError,
+    ExtractLimits,
     _human_size,
 )
 from .errors import MEDIA_TYPE_DOCX as MEDIA_TYPE_DOCX
@@ -64,13 +66,16 @@ __all__ = [
     "MEDIA_TYPES",
     "PAGE_BREAK_LINE",
     "SUPPORTED_EXTENSIONS",
+    "ExtractLimits",
     "ExtractedText",
     "ExtractionError",
     "extract_text",
 ]
 
 
-def extract_text(data: bytes, filename: str, *, max_bytes: int) -> ExtractedText:
+def extract_text(
+    data: bytes, filename: str, *, max_bytes: int, limits: ExtractLimits | None = None
+) -> ExtractedText:
     """Extract the text of an uploaded file.
 
     The type is chosen from the file name's extension (case-insensitive) and
@@ -78,8 +83,12 @@ def extract_text(data: bytes, filename: str, *, max_bytes: int) -> ExtractedText
     fail as "corrupt" with a clear message rather than crash a parser deep
     inside a worker.
 
+    ``limits`` bounds what the file may cost to parse (see :class:`ExtractLimits`); a file past
+    them fails with ``too_large`` before its parser sees it.
+
     Raises :class:`ExtractionError` for every expected failure.
     """
+    limits = limits or ExtractLimits()
     if max_bytes <= 0:
         raise ValueError("max_bytes must be positive")
     if len(data) == 0 or data.isspace():
@@ -95,10 +104,10 @@ def extract_text(data: bytes, filename: str, *, max_bytes: int) -> ExtractedText
         if ext == ".txt":
             return _extract_txt(data)
         if ext in (".htm", ".html"):
-            return _extract_html(data)
+            return _extract_html(data, limits=limits)
         if ext == ".pdf":
-            return _extract_pdf(data)
-        return _extract_docx(data, max_bytes=max_bytes)
+            return _extract_pdf(data, limits=limits)
+        return _extract_docx(data, limits=limits)
     except (UnicodeError, LookupError) as exc:
         # Any decoding problem a reader did not foresee (a codec that refuses these bytes, a
         # character set Python does not know) is a file we cannot read, never a crash.

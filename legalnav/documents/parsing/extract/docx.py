@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import docx
 
-from .errors import MEDIA_TYPE_DOCX, ExtractedText, ExtractionError, _human_size
+from .errors import MEDIA_TYPE_DOCX, ExtractedText, ExtractionError, ExtractLimits, _human_size
 from .lines import _PB, _WS_RE, _assemble
 
 _W_NS: Final = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -54,10 +54,11 @@ _DOCX_CHARS: Final[dict[str, str]] = {
 _FALSE_VALUES: Final = frozenset({"0", "false", "off"})
 
 
-def _extract_docx(data: bytes, *, max_bytes: int) -> ExtractedText:
+def _extract_docx(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
     """Extract body text from a Word document in reading order.
 
-    python-docx opens the package; the body XML is then walked directly
+    The zip's central directory is checked against ``limits`` first (see :func:`_check_zip`);
+    python-docx then opens the package; the body XML is walked directly
     rather than through ``Paragraph.text`` / ``Table.rows``, because those
     skip text in tracked insertions and content controls and repeat the text
     of merged cells once per grid column.
@@ -67,21 +68,13 @@ def _extract_docx(data: bytes, *, max_bytes: int) -> ExtractedText:
         raise ExtractionError("corrupt", not_docx)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            infos = zf.infolist()
-            names = {i.filename for i in infos}
-            expanded = sum(i.file_size for i in infos)
+            infos = zf.infolist()  # the central directory only: nothing is inflated
     except Exception:  # noqa: BLE001 - BadZipFile, NotImplementedError, OSError...
         raise ExtractionError("corrupt", not_docx) from None
+    names = {i.filename for i in infos}
     if "[Content_Types].xml" not in names or not any(n.startswith("word/") for n in names):
         raise ExtractionError("corrupt", not_docx)
-    # python-docx inflates every part into memory; refuse zip bombs up front.
-    expand_limit = max(20 * max_bytes, 100 * 1024 * 1024)
-    if expanded > expand_limit:
-        raise ExtractionError(
-            "too_large",
-            f"The Word document is too large: it expands to {_human_size(expanded)}, "
-            f"over the {_human_size(expand_limit)} limit.",
-        )
+    _check_zip(infos, limits, kind="Word document")
     try:
         document = docx.Document(io.BytesIO(data))
         body = document.element.body
@@ -94,6 +87,43 @@ def _extract_docx(data: bytes, *, max_bytes: int) -> ExtractedText:
     if not text.strip():
         raise ExtractionError("no_text", "The Word document contains no text.")
     return ExtractedText(text=text, media_type=MEDIA_TYPE_DOCX, pages=None)
+
+
+#: Parts smaller than this expanded are not held to the ratio bound: a short run of repeated
+#: bytes compresses far past any ratio and costs nothing.
+_RATIO_FLOOR: Final = 1024 * 1024
+
+
+def _check_zip(infos: list[zipfile.ZipInfo], limits: ExtractLimits, *, kind: str) -> None:
+    """Refuse a zip container that would cost too much to open, from its central directory.
+
+    python-docx inflates every part into memory and lxml then builds a tree of it, so a few
+    megabytes can become gigabytes (a zip bomb). The declared sizes are a true bound: zipfile
+    never returns more than a part's ``file_size`` (and fails on a CRC mismatch).
+    """
+    if len(infos) > limits.zip_parts:
+        raise ExtractionError(
+            "too_large",
+            f"The {kind} has {len(infos):,} parts, over the limit of {limits.zip_parts:,}; "
+            "it may be damaged or built to exhaust the server.",
+        )
+    expanded = sum(i.file_size for i in infos)
+    if expanded > limits.expanded_bytes:
+        raise ExtractionError(
+            "too_large",
+            f"The {kind} is too large: it expands to {_human_size(expanded)}, "
+            f"over the {_human_size(limits.expanded_bytes)} limit.",
+        )
+    for info in infos:
+        if info.file_size > _RATIO_FLOOR and (
+            info.file_size > limits.zip_ratio * max(info.compress_size, 1)
+        ):
+            raise ExtractionError(
+                "too_large",
+                f"The {kind} is not readable safely: its part {info.filename} expands "
+                f"{info.file_size // max(info.compress_size, 1):,} times (the limit is "
+                f"{limits.zip_ratio:,}); it may be built to exhaust the server.",
+            )
 
 
 def _iter_blocks(container: Any) -> Iterator[Any]:

@@ -71,6 +71,25 @@ class ExtractionError(Exception):
 
 
 @dataclass(frozen=True)
+class ExtractLimits:
+    """How much work one file may make, checked before a parser is given the file.
+
+    A .docx is a zip: its central directory says how many parts it has and how large each
+    expands, so a zip bomb is refused without inflating a byte (zipfile never produces more
+    than a part's declared size). A PDF says how many pages it has. HTML is bounded by the upload
+    size; libxml2's ``huge_tree`` (no limits on depth, text-node size) is used only for a file
+    nested too deeply for the default limits and no larger than ``html_huge_bytes``.
+    """
+
+    expanded_bytes: int = 200 * 1024 * 1024
+    zip_parts: int = 2000
+    #: A part may expand at most this many times its compressed size (parts over 1 MiB).
+    zip_ratio: int = 200
+    pdf_pages: int = 2000
+    html_huge_bytes: int = 10 * 1024 * 1024
+
+
+@dataclass(frozen=True)
 class ExtractedText:
     """The result of a successful extraction.
 

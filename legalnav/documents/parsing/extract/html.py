@@ -14,7 +14,7 @@ from typing import Final
 import lxml.etree
 import lxml.html
 
-from .errors import MEDIA_TYPE_HTML, ExtractedText, ExtractionError
+from .errors import MEDIA_TYPE_HTML, ExtractedText, ExtractionError, ExtractLimits
 from .html_render import _HtmlRenderer
 from .lines import _assemble
 from .text import _codec_label, _decode_with_fallback
@@ -44,7 +44,7 @@ _EDGAR_TEXT_RE: Final = re.compile(r"<TEXT>(.*?)(?:</TEXT>|\Z)", re.IGNORECASE |
 _CP1252_ALIASES: Final = frozenset({"iso8859-1", "latin-1", "latin1", "ascii", "us-ascii"})
 
 
-def _extract_html(data: bytes) -> ExtractedText:
+def _extract_html(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
     """Render HTML to lines of text the way it reads in a browser.
 
     lxml.html (libxml2) is used because EDGAR HTML is frequently malformed
@@ -63,25 +63,37 @@ def _extract_html(data: bytes) -> ExtractedText:
 
     markup = _INLINE_FORMAT_RE.sub("", markup)
 
-    # huge_tree raises libxml2's nesting limit from 256 to 2048 levels.
-    parser = lxml.html.HTMLParser(huge_tree=True)
-    try:
-        root = lxml.html.document_fromstring(markup, parser=parser)
-    except (lxml.etree.ParserError, ValueError) as exc:
-        if "empty" in str(exc).lower():
-            raise ExtractionError("no_text", "The HTML file contains no readable text.") from None
-        raise ExtractionError("corrupt", "The HTML file could not be read.") from None
+    parser, root = _parse(markup, huge=False)
+    if _hit_limit(parser) and len(data) <= limits.html_huge_bytes:
+        # huge_tree raises libxml2's nesting limit from 256 to 2048 levels, and lifts its other
+        # safety limits with it; so only for a file that needs it and is small enough.
+        parser, root = _parse(markup, huge=True)
 
     text = _assemble(_HtmlRenderer().render(root))
     if not text.strip():
         raise ExtractionError("no_text", "The HTML file contains no readable text.")
-    if any(e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log):
+    if _hit_limit(parser):
         warnings.append(
             "The HTML is nested too deeply to read in full; text near the end may be missing."
         )
     return ExtractedText(
         text=text, media_type=MEDIA_TYPE_HTML, pages=None, warnings=tuple(warnings)
     )
+
+
+def _parse(markup: str, *, huge: bool) -> tuple[lxml.html.HTMLParser, lxml.html.HtmlElement]:
+    parser = lxml.html.HTMLParser(huge_tree=huge)
+    try:
+        return parser, lxml.html.document_fromstring(markup, parser=parser)
+    except (lxml.etree.ParserError, ValueError) as exc:
+        if "empty" in str(exc).lower():
+            raise ExtractionError("no_text", "The HTML file contains no readable text.") from None
+        raise ExtractionError("corrupt", "The HTML file could not be read.") from None
+
+
+def _hit_limit(parser: lxml.html.HTMLParser) -> bool:
+    """Whether libxml2 stopped at one of its limits (nesting depth, most often)."""
+    return any(e.type_name == "ERR_RESOURCE_LIMIT" for e in parser.error_log)
 
 
 #: Codecs Python can look up that no web page is written in.

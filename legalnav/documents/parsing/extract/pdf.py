@@ -7,6 +7,7 @@ from typing import Final
 
 from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError
+from pypdf.generic import IndirectObject
 
 from .errors import (
     MEDIA_TYPE_PDF,
@@ -14,6 +15,7 @@ from .errors import (
     PDF_PAGE_SEPARATOR,
     ExtractedText,
     ExtractionError,
+    ExtractLimits,
 )
 
 _LIGATURES: Final = str.maketrans(
@@ -35,7 +37,7 @@ _ENCRYPTED_MESSAGE: Final = (
 )
 
 
-def _extract_pdf(data: bytes) -> ExtractedText:
+def _extract_pdf(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
     """Extract the PDF text layer page by page.
 
     pypdf's default extraction mode is used.  Measured on a weasyprint-rendered
@@ -45,6 +47,10 @@ def _extract_pdf(data: bytes) -> ExtractedText:
     runs of spaces, while the default kept each column's text in reading
     order.  Layout's only gain was blank lines between paragraphs, which
     matters less than quotable, correctly ordered sentences.
+
+    A PDF with more than ``limits.pdf_pages`` pages is refused before any page is read (see
+    :func:`_check_pages`); pypdf itself caps what one stream may inflate to (75 MB), and the
+    indexing job's time limit bounds the rest.
     """
     if not data.lstrip().startswith(b"%PDF"):
         raise ExtractionError(
@@ -61,6 +67,7 @@ def _extract_pdf(data: bytes) -> ExtractedText:
                 ok = False  # an encryption scheme we cannot open
             if not ok:
                 raise ExtractionError("encrypted", _ENCRYPTED_MESSAGE)
+        _check_pages(reader, limits.pdf_pages)
         page_count = len(reader.pages)
     except ExtractionError:
         raise
@@ -113,6 +120,47 @@ def _extract_pdf(data: bytes) -> ExtractedText:
     return ExtractedText(
         text=text, media_type=MEDIA_TYPE_PDF, pages=page_count, warnings=tuple(warnings)
     )
+
+
+def _too_many_pages(count: str, limit: int) -> ExtractionError:
+    return ExtractionError(
+        "too_large",
+        f"The PDF has {count} pages, over the limit of {limit:,}; split it and upload the parts.",
+    )
+
+
+def _check_pages(reader: PdfReader, limit: int) -> None:
+    """Refuse a PDF of more than ``limit`` pages, before pypdf lists them all.
+
+    ``len(reader.pages)`` walks the whole page tree and keeps every page, whatever the file
+    declares; so the declared ``/Count`` is checked first, and then the tree is walked here,
+    stopping as soon as it passes the limit (a ``/Count`` may lie, a tree may loop).
+    """
+    pages_root = reader.trailer["/Root"].get_object()["/Pages"].get_object()
+    declared = pages_root.get("/Count")
+    if isinstance(declared, int) and declared > limit:
+        raise _too_many_pages(f"{declared:,}", limit)
+    stack: list[object] = [pages_root]
+    seen: set[tuple[int, int]] = set()
+    pages = nodes = 0
+    while stack:
+        item = stack.pop()
+        node = item.get_object() if isinstance(item, IndirectObject) else item
+        kids = node.get("/Kids") if hasattr(node, "get") else None
+        if kids is None:
+            pages += 1  # a page listed twice is read twice: count each listing
+            if pages > limit:
+                raise _too_many_pages(f"more than {limit:,}", limit)
+            continue
+        if isinstance(item, IndirectObject):
+            key = (item.idnum, item.generation)
+            if key in seen:
+                continue  # a page tree that loops: each inner node once
+            seen.add(key)
+        nodes += 1
+        if nodes > limit + 1000:  # inner nodes without end
+            raise _too_many_pages(f"more than {limit:,}", limit)
+        stack.extend(reversed(list(kids.get_object())))
 
 
 def _count_visible(text: str) -> int:
