@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
-from legalnav.core.views import healthz
+from legalnav.core.views import SignInView, healthz
 from legalnav.documents import views as documents
 from legalnav.matters import views as matters
 from legalnav.mcp.views import mcp_needs_asgi
@@ -48,6 +48,8 @@ urlpatterns = [
     path("api/", include("legalnav.api.urls")),
     path("settings/api-tokens/", include("legalnav.api.page_urls")),
     path("mcp", mcp_needs_asgi, name="mcp"),
+    # Sign-in, limited per username and address (before Django's own, which it replaces).
+    path("accounts/login/", SignInView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),

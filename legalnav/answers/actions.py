@@ -1,6 +1,7 @@
 """What a member can do to a question, one function per action for every door (the ask page, the
 JSON API, MCP): ask, retry, cancel and export a memo. Each applies the asking rate limit where it applies,
-writes its audit row, and sends the job once the row is committed. Access (``matter_for`` or the
+writes its audit row, and sends the job once the row is committed. Asking and retrying are
+refused past a spending cap (``spend``) before anything is counted or saved. Access (``matter_for`` or the
 API's ``matter_access``) is checked by the door before it calls in, since each door answers a
 refusal in its own way (a 404 page, a JSON error, an MCP error).
 """
@@ -11,19 +12,28 @@ from django.core.exceptions import PermissionDenied
 
 from legalnav.answers.memo import Memo, memo_render
 from legalnav.answers.models import Query
-from legalnav.answers.ratelimit import RateDecision, ask_rate_refund, ask_rate_take
 from legalnav.answers.services import query_answer, query_cancel, query_create, query_retry
+from legalnav.answers.spend import SpendDecision, spend_check
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
+from legalnav.core.limits import (
+    EXPORT,
+    QUESTION,
+    RateDecision,
+    limit_refund,
+    limit_take,
+    subjects_of,
+)
 from legalnav.matters.access import Action, can
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
 
 
 class RateLimited(Exception):
-    """Over the asking rate: ``decision`` says how long to wait."""
+    """Over a rate limit or a spending cap: ``decision`` has the message, how long to wait
+    (``retry_after``) and a ``code`` for the API ("rate_limited", "spend_capped")."""
 
-    def __init__(self, decision: RateDecision) -> None:
+    def __init__(self, decision: RateDecision | SpendDecision) -> None:
         super().__init__(decision.message)
         self.decision = decision
 
@@ -61,21 +71,23 @@ def question_ask(
 ) -> Query:
     """Put a question to the matter; it is answered in the background.
 
-    Raises ``RateLimited`` (nothing saved), ``QueryRejected`` (nothing saved, the rate refunded)
-    or ``JobQueueDown`` (saved as failed with the reason; Retry sends it again).
+    Raises ``RateLimited`` (past a spending cap or the asking rate; nothing saved),
+    ``QueryRejected`` (nothing saved, the rate refunded) or ``JobQueueDown`` (saved as failed
+    with the reason; Retry sends it again).
 
     ``here``: answer it in this process before returning (the commands' door, which acts for no
-    user and so counts against no user's asking rate)."""
-    user_id = getattr(user, "pk", None)
-    limited = user is not None
-    decision = ask_rate_take(user_id=user_id) if limited else None
-    if decision is not None and not decision.allowed:
+    user and so counts against no user's asking rate, but against the matter's spending cap)."""
+    capped = spend_check(matter=matter, user=user)
+    if capped is not None:
+        raise RateLimited(capped)
+    subjects = subjects_of(user)  # the user's counter, and the API token's
+    decision = limit_take(QUESTION, subjects=subjects)
+    if not decision.allowed:
         raise RateLimited(decision)
     try:
         query = query_create(matter=matter, user=user, question=question, mode=mode, enqueue=False)
     except Exception:
-        if limited:
-            ask_rate_refund(user_id=user_id)
+        limit_refund(QUESTION, subjects=subjects)
         raise
     audit_record(
         matter=matter,
@@ -100,10 +112,14 @@ def question_ask(
 
 
 def question_retry(*, matter: Matter, user: object, query: Query, via: str) -> bool:
-    """Send a failed, cancelled or stalled question again (counts against the asking rate).
-    False when there was nothing to retry (it is answered, or a worker is on it)."""
-    user_id = getattr(user, "pk", None)
-    decision = ask_rate_take(user_id=user_id)
+    """Send a failed, cancelled or stalled question again (counts against the asking rate and
+    is refused past a spending cap). False when there was nothing to retry (it is answered, or a
+    worker is on it)."""
+    capped = spend_check(matter=matter, user=user)
+    if capped is not None:
+        raise RateLimited(capped)
+    subjects = subjects_of(user)
+    decision = limit_take(QUESTION, subjects=subjects)
     if not decision.allowed:
         raise RateLimited(decision)
     status_before = query.status
@@ -112,7 +128,7 @@ def question_retry(*, matter: Matter, user: object, query: Query, via: str) -> b
     except QueueUnavailable:
         raise _queue_down(matter, user, query, via) from None
     if not retried:
-        ask_rate_refund(user_id=user_id)
+        limit_refund(QUESTION, subjects=subjects)
         return False
     audit_record(
         matter=matter,
@@ -145,8 +161,17 @@ def question_stop(*, matter: Matter, user: object, query: Query, via: str) -> bo
 
 def memo_export(*, matter: Matter, query: Query, user: object, via: str) -> Memo:
     """The answered question as a PDF memo; the export is recorded in the matter's audit trail.
-    Any member may export (the door checked VIEW). Raises ``MemoUnavailable`` before an answer."""
-    memo = memo_render(matter=matter, query=query, user=user)
+    Any member may export (the door checked VIEW). Raises ``RateLimited`` past the export rate
+    (``LEGALNAV_EXPORT_RATE_PER_MINUTE``) and ``MemoUnavailable`` before an answer."""
+    subjects = subjects_of(user)
+    decision = limit_take(EXPORT, subjects=subjects)
+    if not decision.allowed:
+        raise RateLimited(decision)
+    try:
+        memo = memo_render(matter=matter, query=query, user=user)
+    except Exception:
+        limit_refund(EXPORT, subjects=subjects)
+        raise
     audit_record(
         matter=matter,
         user=user,

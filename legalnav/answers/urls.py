@@ -8,6 +8,7 @@ from legalnav.answers import views
 
 urlpatterns = [
     path("matters/<int:matter_id>/ask/", views.matter_ask, name="matter-ask"),
+    path("spend/", views.spend_overview, name="spend-overview"),
     path("matters/<int:matter_id>/history/", views.matter_history, name="matter-history"),
     path("matters/<int:matter_id>/compare/", views.answer_compare, name="answer-compare"),
     path(

@@ -5,6 +5,7 @@ one service or selector and renders. An htmx request gets the fragment of the sa
 
 from __future__ import annotations
 
+from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -13,12 +14,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
-from legalnav.answers import actions, report, selectors
+from legalnav.answers import actions, report, selectors, spend
 from legalnav.answers.memo import MemoUnavailable
 from legalnav.answers.models import Query
-from legalnav.answers.ratelimit import RateDecision
 from legalnav.answers.services import QueryRejected
+from legalnav.answers.spend import SpendDecision
 from legalnav.core import jobs
+from legalnav.core.limits import RateDecision
 from legalnav.matters.access import Action, matter_for
 from legalnav.matters.models import Matter
 
@@ -31,13 +33,15 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _ask_context(matter: Matter, **extra: object) -> dict[str, object]:
+def _ask_context(matter: Matter, user: object, **extra: object) -> dict[str, object]:
     context: dict[str, object] = {
         "matter": matter,
         "modes": MODES,
         "question": "",
         "mode": Query.Mode.AUTO,
         "recent": selectors.recent_queries(matter=matter),
+        # The spend against each cap that is set (the ask page's "Spending" note).
+        "spend": spend.spend_status(matter=matter, user=user, capped_only=True),
     }
     context.update(extra)
     return context
@@ -57,7 +61,7 @@ def _refused(
     status: int,
     question: str,
     mode: str,
-    decision: RateDecision | None = None,
+    decision: RateDecision | SpendDecision | None = None,
 ) -> HttpResponse:
     """The ask form's answer to a question it did not take: the message, the question kept."""
     if request.htmx:
@@ -65,7 +69,7 @@ def _refused(
             request, "answers/ask.html#ask_error", {"message": message}, status=status
         )
     else:
-        context = _ask_context(matter, question=question, mode=mode, error=message)
+        context = _ask_context(matter, request.user, question=question, mode=mode, error=message)
         response = render(request, "answers/ask.html", context, status=status)
     if decision is not None and not decision.allowed:
         response["Retry-After"] = str(decision.retry_after)
@@ -81,6 +85,7 @@ def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
         mode = request.GET.get("mode", Query.Mode.AUTO)
         context = _ask_context(
             matter,
+            request.user,
             question=request.GET.get("question", "")[:4000],
             mode=mode if mode in Query.Mode.values else Query.Mode.AUTO,
         )
@@ -254,15 +259,33 @@ def answer_compare(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_POST
 def answer_memo(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
-    """The question, its answer and every cited provision as a PDF (any member may export)."""
+    """The question, its answer and every cited provision as a PDF (any member may export).
+
+    POST (with the CSRF token), not GET: an export writes an audit row, and a GET must change
+    nothing (a prefetching browser, a crawler or an <img src> on another site could otherwise
+    fill the trail with exports nobody made). GET answers 405, whoever asks, so it reveals
+    nothing about the matter."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     query = selectors.query_get(matter=matter, query_id=query_id)
     try:
         memo = actions.memo_export(matter=matter, query=query, user=request.user, via="page")
     except MemoUnavailable as exc:
         return HttpResponse(str(exc), status=409, content_type="text/plain; charset=utf-8")
+    except actions.RateLimited as exc:
+        refused = HttpResponse(
+            exc.decision.message, status=429, content_type="text/plain; charset=utf-8"
+        )
+        refused["Retry-After"] = str(exc.decision.retry_after)
+        return refused
     response = HttpResponse(memo.pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{memo.filename}"'
     return response
+
+
+@staff_member_required
+@require_GET
+def spend_overview(request: HttpRequest) -> HttpResponse:
+    """What Claude cost today and this month, by matter and by the user who asked (staff)."""
+    return render(request, "answers/spend.html", spend.spend_overview())

@@ -11,6 +11,7 @@ from __future__ import annotations
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError
 from legalnav.api.selectors import document_ref, matter_access
+from legalnav.core.limits import SEARCH, limit_take, subjects_of
 from legalnav.retrieval.services import matter_retriever
 
 SNIPPET_CHARS = 300
@@ -24,8 +25,18 @@ def _snippet(text: str) -> str:
 def matter_search(
     *, user: object, matter_id: object, params: schemas.SearchParams
 ) -> schemas.SearchResult:
-    """The best ``k`` provisions of the matter's indexed documents for ``q``, best first."""
+    """The best ``k`` provisions of the matter's indexed documents for ``q``, best first.
+    Past ``LEGALNAV_SEARCH_RATE_PER_MINUTE`` (per user and per API token) a 429 with
+    Retry-After; only searches of a matter the user may read are counted."""
     matter = matter_access(user=user, matter_id=matter_id)
+    decision = limit_take(SEARCH, subjects=subjects_of(user))
+    if not decision.allowed:
+        raise ApiError(
+            429,
+            decision.code,
+            decision.message,
+            headers={"Retry-After": str(decision.retry_after)},
+        )
     mr = matter_retriever(matter=matter, dense=params.mode != "bm25")
     positions = list(range(len(mr.documents)))
     if params.document_id is not None:

@@ -210,7 +210,7 @@ def navindex_file(
     description="Example: ?q=termination fee&flags=hasMoney,hasDate. Returns one hit per "
     "provision: its node id, document, a snippet and the score.",
     tags=["search"],
-    response={200: schemas.SearchResult, E_READ: Err},
+    response={200: schemas.SearchResult, (*E_READ, 429): Err},
 )
 def search(
     request: ApiRequest, matter_id: PathId, query: Query[schemas.SearchParams]

@@ -42,7 +42,9 @@ class World:
 
 
 @pytest.fixture(autouse=True)
-def _no_ask_limit(settings):
+def _no_ask_limit(settings, transactional_db):
+    # The limits count in the shared cache, which on the embedded default is a database table
+    # that a transactional test's flush leaves alone: cleared here, with the database open.
     settings.LEGALNAV_ASK_RATE_PER_MINUTE = 0
     cache.clear()
 
