@@ -22,7 +22,7 @@ from legalnav.documents import selectors as document_selectors
 from legalnav.documents.models import NODE_FLAG_COLUMNS, CrossReference, DefinedTerm, Document, Node
 from legalnav.documents.services import document_write_navindex, navindex_dir
 from legalnav.llm.models import LLMCall
-from legalnav.matters.access import Action, is_admin, matter_for
+from legalnav.matters.access import Action, matter_for, staff_sees_all
 from legalnav.matters.models import Matter, Membership
 
 MAX_PROVISIONS = 50  # node ids in one get_provisions request
@@ -87,7 +87,7 @@ def _with_counts(qs: Any) -> Any:
 
 
 def _roles(user: object, matter_ids: list[int]) -> dict[int, str]:
-    if is_admin(user):
+    if staff_sees_all(user):
         return {pk: "admin" for pk in matter_ids}
     return dict(
         Membership.objects.filter(user=user, matter_id__in=matter_ids).values_list(

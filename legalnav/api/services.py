@@ -1,11 +1,20 @@
 """Writes for the API and the MCP server: upload, re-index, delete, ask. Each checks access through
 ``matters.access`` (an editor for documents, a member who may ask for questions), calls the one
 service that does the work, and writes the audit row, saying which door it came through.
+
+Every write here is marked ``@writes``: a user acting with a read-only API token is refused (403
+``read_only_token``) before anything is looked up. This is the one place a token's scope is
+checked, because it is the one place both token doors (the JSON API and the MCP tools) write
+through; the API's HTTP method would cover only one door, and checks in the doors would have to
+be kept in step.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec, TypeVar
 
 from legalnav.answers import actions
 from legalnav.answers.models import Query
@@ -13,6 +22,7 @@ from legalnav.answers.services import QueryRejected
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.api.selectors import document_access, document_out, matter_access, query_out
+from legalnav.api.tokens import token_require_write
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents import actions as document_actions
@@ -27,7 +37,23 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # DocumentRejected codes -> HTTP status.
 _REJECTED_STATUS = {"too_large": 413, "unknown_type": 415, "empty": 422}
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
+
+def writes(service: Callable[P, R]) -> Callable[P, R]:
+    """Mark a service that changes something: refused for a read-only token (see the module)."""
+
+    @wraps(service)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        token_require_write(kwargs.get("user"))
+        return service(*args, **kwargs)
+
+    wrapper.writes = True  # type: ignore[attr-defined]  # for the test that every write is marked
+    return wrapper
+
+
+@writes
 def document_upload(
     *,
     user: object,
@@ -81,6 +107,7 @@ def _queue_down(message: str = QueueUnavailable.message) -> ApiError:
     )
 
 
+@writes
 def document_requeue(
     *, user: object, document_id: object, force: bool, via: str
 ) -> schemas.ReindexOut:
@@ -95,6 +122,7 @@ def document_requeue(
     return schemas.ReindexOut(document=document_out(doc), queued=queued)
 
 
+@writes
 def document_stop(*, user: object, document_id: object, via: str) -> schemas.DocumentOut:
     """Cancel indexing; 409 when the document is not being indexed."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
@@ -104,12 +132,14 @@ def document_stop(*, user: object, document_id: object, via: str) -> schemas.Doc
     return document_out(doc)
 
 
+@writes
 def document_remove(*, user: object, document_id: object, via: str) -> None:
     """Delete the document, its nodes, vectors, navindex files and stored file."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
     document_actions.document_remove(document=doc, user=user, via=via)
 
 
+@writes
 def question_ask(
     *, user: object, matter_id: object, body: schemas.AskBody, via: str
 ) -> schemas.QueryOut:
@@ -131,9 +161,10 @@ def question_ask(
 
 
 def _rate_limited(exc: actions.RateLimited) -> ApiError:
+    """A rate limit ("rate_limited") or a spending cap ("spend_capped"): 429, Retry-After."""
     return ApiError(
         429,
-        "rate_limited",
+        exc.decision.code,
         exc.decision.message,
         headers={"Retry-After": str(exc.decision.retry_after)},
     )
@@ -149,6 +180,7 @@ def _question(
     return matter, query
 
 
+@writes
 def question_retry(
     *, user: object, matter_id: object, query_id: object, via: str
 ) -> schemas.QueryOut:
@@ -166,6 +198,7 @@ def question_retry(
     return query_out(query)
 
 
+@writes
 def question_stop(
     *, user: object, matter_id: object, query_id: object, via: str
 ) -> schemas.QueryOut:
@@ -207,6 +240,7 @@ def evaluation_detail(*, user: object, run_id: object) -> schemas.EvaluationRunO
     return evaluation_run_out(_run(user, run_id))
 
 
+@writes
 def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
     """Resume an interrupted, failed, cancelled or stalled run in the background."""
     from legalnav.evaluation import actions as evaluation_actions
@@ -222,6 +256,7 @@ def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.Evalu
     return evaluation_run_out(run)
 
 
+@writes
 def evaluation_stop(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
     """Stop a queued or running run (what it finished is kept); 409 when it has ended."""
     from legalnav.evaluation import actions as evaluation_actions

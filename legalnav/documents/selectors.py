@@ -12,7 +12,7 @@ from django.db.models import Count, F, Max
 from django.http import Http404
 
 from legalnav.documents.models import Document, Node
-from legalnav.matters.access import Action, is_admin, matter_for
+from legalnav.matters.access import Action, matter_for, staff_sees_all
 from legalnav.matters.models import AuditEvent, Matter, Membership
 
 
@@ -111,7 +111,7 @@ class MatterRow:
     """One line of the matters list."""
 
     matter: Matter
-    role: str  # "owner", "editor", "viewer", or "admin" for staff who are not members
+    role: str  # "owner", "editor", "viewer", or "admin" for staff (LEGALNAV_STAFF_SEE_ALL_MATTERS)
     documents: int
     indexed: int
     busy: int  # queued or indexing
@@ -171,7 +171,7 @@ def matter_rows(*, user: object) -> list[MatterRow]:
                 "matter_id", "role"
             )
         )
-    admin = is_admin(user)
+    admin = staff_sees_all(user)
     rows = []
     for m in matters:
         counts = per_status.get(m.pk, {})

@@ -1,7 +1,14 @@
 """Who may do what in a matter: the one place every door (page, fragment, API, MCP, export) asks.
 
 Roles: an *owner* manages members and sees the audit trail; an *editor* may also upload, re-index
-and delete documents; a *viewer* may read and ask. Staff (admins) may do everything everywhere.
+and delete documents; a *viewer* may read and ask.
+
+Staff (``is_staff`` or ``is_superuser``) are members like anyone else unless the deployment turns
+on ``LEGALNAV_STAFF_SEE_ALL_MATTERS``: then they act as "admin" (every action) in every matter,
+and each time one opens a matter they are not a member of, ``require`` writes a "staff_access"
+audit row (at most one per user and matter per ``STAFF_ACCESS_EVERY``, so the trail stays
+readable) and marks the matter ``staff_view`` for the page's banner. Every door (page, fragment,
+API, MCP, export) goes through ``require``, so none can skip the row.
 
 A user who is not a member gets 404, never 403, so that matter ids do not leak; a member whose
 role is too weak for the action gets 403 (``PermissionDenied``), since they know the matter exists.
@@ -10,11 +17,17 @@ role is too weak for the action gets 403 (``PermissionDenied``), since they know
 from __future__ import annotations
 
 import enum
+from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils import timezone
 
-from legalnav.matters.models import Matter, Membership
+from legalnav.matters.audit import audit_record
+from legalnav.matters.models import AuditEvent, Matter, Membership
+
+STAFF_ACCESS_EVERY = timedelta(hours=1)
 
 
 class Action(enum.Enum):
@@ -32,21 +45,33 @@ ALLOWED: dict[str, frozenset[Action]] = {
 
 
 def is_admin(user: object) -> bool:
+    """Staff or superuser: the site's administrators. For matters this alone grants nothing (see
+    ``staff_sees_all``); evaluation runs, which belong to no matter, use it directly."""
     return bool(
         getattr(user, "is_authenticated", False)
         and (getattr(user, "is_staff", False) or getattr(user, "is_superuser", False))
     )
 
 
-def role_of(*, user: object, matter: Matter) -> str | None:
-    """The user's role in the matter ("owner", "editor", "viewer"), "admin" for staff, or None."""
-    if is_admin(user):
-        return "admin"
+def staff_sees_all(user: object) -> bool:
+    """Whether the user acts as "admin" in every matter: staff, with the setting on."""
+    return bool(settings.LEGALNAV_STAFF_SEE_ALL_MATTERS) and is_admin(user)
+
+
+def _member_role(user: object, matter: Matter) -> str | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return (
         Membership.objects.filter(matter=matter, user=user).values_list("role", flat=True).first()
     )
+
+
+def role_of(*, user: object, matter: Matter) -> str | None:
+    """The user's role in the matter ("owner", "editor", "viewer"), "admin" for staff when
+    ``LEGALNAV_STAFF_SEE_ALL_MATTERS`` is on, or None."""
+    if staff_sees_all(user):
+        return "admin"
+    return _member_role(user, matter)
 
 
 def can(*, user: object, matter: Matter, action: Action, role: str | None = None) -> bool:
@@ -60,7 +85,10 @@ def can(*, user: object, matter: Matter, action: Action, role: str | None = None
 
 def require(*, user: object, matter: Matter, action: Action) -> str:
     """The user's role if they may take ``action`` in a matter already loaded; otherwise the same
-    refusal as ``matter_for``: Http404 for a non-member, PermissionDenied for a weak role."""
+    refusal as ``matter_for``: Http404 for a non-member, PermissionDenied for a weak role.
+
+    Staff let in by ``LEGALNAV_STAFF_SEE_ALL_MATTERS`` to a matter they are not a member of are
+    audited here (``staff_access_record``) and the matter is marked ``staff_view``."""
     role = role_of(user=user, matter=matter)
     if role is None:
         raise Http404("No such matter.")
@@ -68,7 +96,34 @@ def require(*, user: object, matter: Matter, action: Action) -> str:
         raise PermissionDenied(
             f"Your role in this matter ({role}) does not allow this ({action.value})."
         )
+    staff_view = role == "admin" and _member_role(user, matter) is None
+    if staff_view:
+        staff_access_record(user=user, matter=matter, action=action)
+    matter.staff_view = staff_view  # type: ignore[attr-defined]
     return role
+
+
+def staff_access_record(*, user: object, matter: Matter, action: Action) -> bool:
+    """Record that a staff user opened a matter they are not a member of, unless the same user
+    already has such a row for this matter within ``STAFF_ACCESS_EVERY``. Returns whether a row
+    was written.
+
+    A write on what may be a GET: deliberate, like an access log; a race between two requests
+    can at worst write two rows in the same hour."""
+    since = timezone.now() - STAFF_ACCESS_EVERY
+    recent = AuditEvent.objects.filter(
+        matter=matter, user=user, action=AuditEvent.Action.STAFF_ACCESS, at__gte=since
+    )
+    if recent.exists():
+        return False
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.STAFF_ACCESS,
+        target=matter.name,
+        detail={"first_action": action.value, "setting": "LEGALNAV_STAFF_SEE_ALL_MATTERS"},
+    )
+    return True
 
 
 def matter_for(*, user: object, matter_id: object, action: Action = Action.VIEW) -> Matter:

@@ -6,9 +6,18 @@ from django.db import models
 
 class MatterQuerySet(models.QuerySet["Matter"]):
     def visible_to(self, user: object) -> MatterQuerySet:
-        """Matters the user may see: all of them for staff, their memberships otherwise."""
-        if getattr(user, "is_staff", False) or getattr(user, "is_superuser", False):
+        """Matters the user may see: their memberships; every matter for staff only when
+        ``LEGALNAV_STAFF_SEE_ALL_MATTERS`` is on (``matters.access.staff_sees_all``)."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        if settings.LEGALNAV_STAFF_SEE_ALL_MATTERS and (
+            getattr(user, "is_staff", False) or getattr(user, "is_superuser", False)
+        ):
             return self
+        return self.member_of(user)
+
+    def member_of(self, user: object) -> MatterQuerySet:
+        """Matters the user is a member of, whatever the staff setting."""
         if not getattr(user, "is_authenticated", False):
             return self.none()
         return self.filter(memberships__user=user).distinct()
@@ -81,6 +90,9 @@ class AuditEvent(models.Model):
         CANCELLED = "cancelled", "Cancelled"
         QUEUE_DOWN = "queue_down", "Could not queue (task queue unavailable)"
         STARTED = "started", "Started evaluation run"
+        # A staff user opened a matter they are not a member of (LEGALNAV_STAFF_SEE_ALL_MATTERS);
+        # recorded at most once per user and matter per STAFF_ACCESS_EVERY (matters.access).
+        STAFF_ACCESS = "staff_access", "Viewed as staff (not a member)"
 
     # Empty for what belongs to no matter: evaluation runs score gold sets, never a matter's
     # documents, and their start, retry and cancel are audited all the same.

@@ -34,7 +34,7 @@ from pydantic import AnyHttpUrl, Field
 from legalnav.api import schemas, selectors, services
 from legalnav.api.errors import ApiError
 from legalnav.api.search import matter_search
-from legalnav.api.tokens import api_token_user
+from legalnav.api.tokens import TokenInvalid, api_token_authenticate, api_token_user
 from legalnav.documents.models import Document
 
 T = TypeVar("T")
@@ -84,10 +84,11 @@ def _token_of(ctx: Context | Any, fixed: str | None) -> str | None:
 
 
 def _user(ctx: Context | Any, fixed: str | None) -> object:
-    found = api_token_user(raw=_token_of(ctx, fixed))
-    if found is None:
-        raise ToolError("The API token is unknown or has been revoked.")
-    return found.user
+    """The token's user, carrying the token: the write services refuse a read-only one."""
+    try:
+        return api_token_authenticate(raw=_token_of(ctx, fixed)).user
+    except TokenInvalid as exc:  # unknown, revoked or expired (the message says which)
+        raise ToolError(str(exc)) from None
 
 
 def _refusal(exc: Exception) -> str:
@@ -123,8 +124,10 @@ def _listed_documents(raw: str | None) -> list[MCPResource]:
             return []
         from legalnav.matters.models import Matter
 
+        # Only the user's own matters: a staff user's look into any other matter goes through
+        # matters.access.require, which audits it, never through a listing of every document.
         docs = (
-            Document.objects.filter(matter__in=Matter.objects.visible_to(found.user))
+            Document.objects.filter(matter__in=Matter.objects.member_of(found.user))
             .defer("text")
             .order_by("matter_id", "id")[:LISTED_DOCUMENTS]
         )

@@ -62,7 +62,7 @@ def test_reindexing_or_deleting_a_document_never_changes_a_past_answer(client, m
     answer_url = reverse("answer-detail", args=[matter.pk, query.pk])
     memo_url = reverse("answer-memo", args=[matter.pk, query.pk])
     before_panel = panel_text(client, matter, query, cited)
-    before_memo = pdf_text(client.get(memo_url).content)
+    before_memo = pdf_text(client.post(memo_url).content)
     before_answer = client.get(answer_url).content.decode()
     assert "Open in the reader" in before_panel and "reads differently" not in before_panel
     assert MINNESOTA in provision_html(before_panel) and MINNESOTA in before_memo
@@ -86,8 +86,8 @@ def test_reindexing_or_deleting_a_document_never_changes_a_past_answer(client, m
     assert provision_html(after_panel) == provision_html(before_panel)
     assert "reads differently now" in after_panel
     assert "Open the current version in the reader" in after_panel
-    assert pdf_text(client.get(memo_url).content).replace("reads differently", "") != ""
-    memo_after = pdf_text(client.get(memo_url).content)
+    assert pdf_text(client.post(memo_url).content).replace("reads differently", "") != ""
+    memo_after = pdf_text(client.post(memo_url).content)
     assert (
         MINNESOTA in memo_after and "State of Delaware" not in memo_after.split("Mode and cost")[0]
     )
@@ -104,7 +104,7 @@ def test_reindexing_or_deleting_a_document_never_changes_a_past_answer(client, m
     gone_panel = panel_text(client, matter, query, cited)
     assert provision_html(gone_panel) == provision_html(before_panel)
     assert "deleted since this answer" in gone_panel and "Open in the reader" not in gone_panel
-    assert MINNESOTA in pdf_text(client.get(memo_url).content)
+    assert MINNESOTA in pdf_text(client.post(memo_url).content)
     assert client.get(answer_url).status_code == 200
     assert sorted(
         Evidence.objects.filter(answer__query=query).values_list("text", flat=True)

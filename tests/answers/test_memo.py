@@ -42,7 +42,7 @@ def flat(text: str) -> str:
 def test_memo_is_a_pdf_with_question_cited_clause_and_page_numbers(client, answered_query, owner):
     client.force_login(owner)
     url = reverse("answer-memo", args=[answered_query.matter_id, answered_query.pk])
-    response = client.get(url)
+    response = client.post(url)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"].startswith("attachment; filename=")
@@ -68,12 +68,12 @@ def test_a_viewer_may_export_and_a_stranger_may_not(client, answered_query):
     viewer = MembershipFactory(matter=answered_query.matter, role=Membership.Role.VIEWER).user
     url = reverse("answer-memo", args=[answered_query.matter_id, answered_query.pk])
     client.force_login(viewer)
-    assert client.get(url).status_code == 200
+    assert client.post(url).status_code == 200
     stranger = UserFactory()
     client.force_login(stranger)
-    assert client.get(url).status_code == 404
+    assert client.post(url).status_code == 404
     client.logout()
-    response = client.get(url)
+    response = client.post(url)
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert list(AuditEvent.objects.values_list("user", flat=True)) == [viewer.pk]
 
@@ -81,7 +81,7 @@ def test_a_viewer_may_export_and_a_stranger_may_not(client, answered_query):
 def test_an_unanswered_question_has_no_memo(client, agreement, owner):
     query = query_create(matter=agreement.matter, user=owner, question="Who are the parties?")
     client.force_login(owner)
-    response = client.get(reverse("answer-memo", args=[agreement.matter_id, query.pk]))
+    response = client.post(reverse("answer-memo", args=[agreement.matter_id, query.pk]))
     assert response.status_code == 409
     assert "Only an answered question" in response.content.decode()
     assert not AuditEvent.objects.filter(action=AuditEvent.Action.EXPORTED).exists()
@@ -93,7 +93,7 @@ def test_memo_prints_markup_in_answers_as_text(client, agreement, owner):
     )
     fake_answer(query, "It says <script>alert(1)</script> and <b>not bold</b>.")
     client.force_login(owner)
-    response = client.get(reverse("answer-memo", args=[agreement.matter_id, query.pk]))
+    response = client.post(reverse("answer-memo", args=[agreement.matter_id, query.pk]))
     text = flat(pdf_text(response.content)[0])
     assert "Is <b>this</b> bold?" in text
     assert "<script>alert(1)</script>" in text and "<b>not bold</b>" in text
@@ -112,6 +112,41 @@ def test_memo_lists_a_failed_citation_with_its_problem(client, agreement, owner)
         order=99,
     )
     client.force_login(owner)
-    response = client.get(reverse("answer-memo", args=[agreement.matter_id, query.pk]))
+    response = client.post(reverse("answer-memo", args=[agreement.matter_id, query.pk]))
     text = flat(pdf_text(response.content)[0])
     assert "[D999:s1]" in text and "no such document or provision in this matter" in text
+
+
+# --- no writes behind GET -------------------------------------------------------------------
+
+
+def test_memo_export_is_a_post_a_get_is_405_and_writes_nothing(client, answered_query, owner):
+    """An export writes an audit row, so it is a POST: a GET (a prefetch, a crawler, an <img>
+    on another site) is refused with 405 and leaves the trail alone."""
+    client.force_login(owner)
+    url = reverse("answer-memo", args=[answered_query.matter_id, answered_query.pk])
+    response = client.get(url)
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert not response.content.startswith(b"%PDF")
+    assert client.head(url).status_code == 405
+    assert not AuditEvent.objects.filter(action=AuditEvent.Action.EXPORTED).exists()
+
+
+def test_the_answer_page_exports_with_a_csrf_protected_form(answered_query, owner):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(owner)
+    url = reverse("answer-memo", args=[answered_query.matter_id, answered_query.pk])
+    assert client.post(url).status_code == 403  # no CSRF token: refused, nothing exported
+    assert not AuditEvent.objects.filter(action=AuditEvent.Action.EXPORTED).exists()
+    detail = reverse("answer-detail", args=[answered_query.matter_id, answered_query.pk])
+    page = client.get(detail).content.decode()
+    form = page[page.index(f'action="{url}"') :]
+    form = form[: form.index("</form>")]
+    assert 'method="post"' in page[page.rindex("<form", 0, page.index(f'action="{url}"')) :][:80]
+    assert "Export memo (PDF)" in form
+    token = form.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+    response = client.post(url, {"csrfmiddlewaretoken": token})
+    assert response.status_code == 200 and response.content.startswith(b"%PDF-")
+    assert AuditEvent.objects.filter(action=AuditEvent.Action.EXPORTED, user=owner).count() == 1

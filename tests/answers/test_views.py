@@ -71,11 +71,16 @@ def urls_for(query: Query) -> dict[str, str]:
         "history": reverse("matter-history", args=[m]),
         "compare": reverse("answer-compare", args=[m]) + f"?q={q}&q={q}",
         "detail": reverse("answer-detail", args=[m, q]),
-        "memo": reverse("answer-memo", args=[m, q]),
+        "memo": reverse("answer-memo", args=[m, q]),  # POST only: see open()
     }
     if citation is not None:
         out["citation"] = reverse("answer-citation", args=[m, q, citation.pk])
     return out
+
+
+def open_(client, name: str, url: str):
+    """What a page of urls_for answers: the memo is exported with a POST, the rest are GETs."""
+    return client.post(url) if name == "memo" else client.get(url)
 
 
 # --- who may open what -----------------------------------------------------------------------
@@ -100,7 +105,7 @@ def test_every_view_refuses_a_non_member_with_404(client, answered_query):
     MembershipFactory(user=stranger)  # a member of some other matter
     client.force_login(stranger)
     for name, url in urls_for(answered_query).items():
-        assert client.get(url).status_code == 404, name
+        assert open_(client, name, url).status_code == 404, name
     assert client.get(urls_for(answered_query)["detail"], HTTP_HX_REQUEST="true").status_code == 404
     ask = reverse("matter-ask", args=[answered_query.matter_id])
     assert client.post(ask, {"question": QUESTION}).status_code == 404
@@ -118,11 +123,11 @@ def test_a_question_of_matter_a_is_not_found_under_matter_b(client, answered_que
     citation = Citation.objects.filter(answer__query=answered_query).first()
     for url in (
         reverse("answer-detail", args=[other.pk, q]),
-        reverse("answer-memo", args=[other.pk, q]),
         reverse("answer-citation", args=[other.pk, q, citation.pk]),
         reverse("answer-compare", args=[other.pk]) + f"?q={q}&q={q + 1}",
     ):
         assert client.get(url).status_code == 404, url
+    assert client.post(reverse("answer-memo", args=[other.pk, q])).status_code == 404
     assert client.post(reverse("answer-retry", args=[other.pk, q])).status_code == 404
     # and a citation of another question, under the right matter, is not found either
     second = answered(answered_query.matter, question="How long does the agreement last?")

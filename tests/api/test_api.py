@@ -686,10 +686,16 @@ def test_reverse_names(matter):
     assert reverse("api:matters_detail", args=[matter.pk]) == f"{V1}/matters/{matter.pk}"
 
 
-def test_staff_see_every_matter(matter):
+def test_staff_see_every_matter_only_when_the_setting_is_on(matter, settings):
     staff = actor_for(UserFactory(is_staff=True))
+    assert error_of(staff.get(f"{V1}/matters/{matter.pk}"), 404)["code"] == "not_found"
+    assert staff.get(f"{V1}/matters").json()["items"] == []
+    settings.LEGALNAV_STAFF_SEE_ALL_MATTERS = True
     body = staff.get(f"{V1}/matters/{matter.pk}").json()
     assert body["role"] == "admin"
+    assert [m["id"] for m in staff.get(f"{V1}/matters").json()["items"]] == [matter.pk]
+    event = AuditEvent.objects.get(action=AuditEvent.Action.STAFF_ACCESS)
+    assert event.user == staff.user and event.matter_id == matter.pk
 
 
 def test_demo_document_upload_through_the_api_is_indexed(

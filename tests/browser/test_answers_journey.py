@@ -69,13 +69,16 @@ def test_export_the_memo_and_read_the_pdf_back(page, bioamber) -> None:
 
     sign_in(page, bioamber.owner.username)
     page.goto(f"/matters/{bioamber.matter.pk}/questions/{bioamber.inject.pk}/")
-    link = page.get_by_role("link", name="Export memo (PDF)")
+    # A form that POSTs (the export is audited): the PDF downloads and the page stays put.
+    button = page.get_by_role("button", name="Export memo (PDF)")
     with page.expect_download() as info:
-        link.click()
+        button.click()
     download = info.value
     assert download.suggested_filename.endswith(".pdf")
     data = open(download.path(), "rb").read()
     assert data.startswith(b"%PDF-")
+    assert page.url.endswith(f"/questions/{bioamber.inject.pk}/")
+    assert page.js_errors == []
     reader = PdfReader(io.BytesIO(data))
     text = " ".join(" ".join((p.extract_text() or "").split()) for p in reader.pages)
     assert QUESTION in text
@@ -160,7 +163,6 @@ def test_a_non_member_is_refused_the_matter_reader_answer_citation_and_memo(page
         f"/documents/{bioamber.base.pk}/nodes/s13.2/",
         f"/matters/{matter.pk}/questions/{query.pk}/",
         f"/matters/{matter.pk}/questions/{query.pk}/citations/{citation.pk}/",
-        f"/matters/{matter.pk}/questions/{query.pk}/memo.pdf",
         f"/matters/{matter.pk}/compare/?q={query.pk}&q={bioamber.navindex.pk}",
     ]
     for url in urls:
@@ -169,6 +171,9 @@ def test_a_non_member_is_refused_the_matter_reader_answer_citation_and_memo(page
         body = response.text()
         assert matter.name not in body and "Minnesota" not in body, url
         assert not body.startswith("%PDF"), url
+    # The memo is exported with a POST: a GET is 405 for anyone, and tells nothing.
+    memo = page.request.get(f"/matters/{matter.pk}/questions/{query.pk}/memo.pdf")
+    assert memo.status == 405 and matter.name not in memo.text()
     # And in the page itself: the not-found page, nothing of the matter.
     response = page.goto(f"/matters/{matter.pk}/questions/{query.pk}/")
     assert response is not None and response.status == 404

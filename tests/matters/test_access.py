@@ -53,11 +53,24 @@ def test_a_membership_in_one_matter_opens_no_other() -> None:
         matter_for(user=member.user, matter_id=other.pk)
 
 
-def test_staff_may_do_everything() -> None:
+def test_staff_may_do_everything_when_the_setting_is_on(settings) -> None:
+    settings.LEGALNAV_STAFF_SEE_ALL_MATTERS = True
     admin = UserFactory(is_staff=True)
     matter = MatterFactory()
     assert role_of(user=admin, matter=matter) == "admin"
     assert matter_for(user=admin, matter_id=matter.pk, action=Action.MANAGE) == matter
+
+
+def test_staff_are_like_anyone_else_by_default() -> None:
+    for admin in (UserFactory(is_staff=True), UserFactory(is_superuser=True)):
+        matter = MatterFactory()
+        assert role_of(user=admin, matter=matter) is None
+        with pytest.raises(Http404):
+            matter_for(user=admin, matter_id=matter.pk)
+        MembershipFactory(matter=matter, user=admin, role=Membership.Role.VIEWER)
+        assert role_of(user=admin, matter=matter) == "viewer"
+        with pytest.raises(PermissionDenied):
+            matter_for(user=admin, matter_id=matter.pk, action=Action.EDIT)
 
 
 def test_audit_rows_are_listed_newest_first_per_matter() -> None:

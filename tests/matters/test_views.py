@@ -164,11 +164,14 @@ def test_list_query_count_does_not_grow_with_matters(client, django_assert_num_q
     assert text_of(eight).count('class="strong" href="/matters/') == 8
 
 
-def test_staff_see_every_matter(client) -> None:
+def test_staff_see_every_matter_only_when_the_setting_is_on(client, settings) -> None:
     MatterFactory(name="Nobody's matter")
     client.force_login(UserFactory(is_staff=True))
     page = text_of(client.get(reverse("matter-list")))
-    assert "Nobody&#x27;s matter" in page and "Admin" in page
+    assert "Nobody&#x27;s matter" not in page and "Admin" in page  # the site admin link stays
+    settings.LEGALNAV_STAFF_SEE_ALL_MATTERS = True
+    page = text_of(client.get(reverse("matter-list")))
+    assert "Nobody&#x27;s matter" in page and "as staff you also see every other matter" in page
 
 
 # --- creating a matter ---------------------------------------------------------------------------
@@ -302,7 +305,7 @@ def test_a_membership_of_another_matter_cannot_be_touched_through_this_one(
 
 
 def test_owner_and_admin_read_the_audit_trail_newest_first_and_filtered(
-    client, matter, owner
+    client, matter, owner, settings
 ) -> None:
     actor = UserFactory(username="dana")
     audit_record(matter=matter, user=actor, action="uploaded", target="D1 Supply <b>Agreement</b>")
@@ -316,6 +319,7 @@ def test_owner_and_admin_read_the_audit_trail_newest_first_and_filtered(
     assert "dana" in page
     only_uploads = text_of(client.get(url, {"action": "uploaded"}))
     assert "D1 Supply" in only_uploads and "question Q7" not in only_uploads
+    settings.LEGALNAV_STAFF_SEE_ALL_MATTERS = True  # staff see every matter only when this is on
     client.force_login(UserFactory(is_staff=True))
     assert "question Q7" in text_of(client.get(url))
 

@@ -39,7 +39,8 @@ class Command(BaseCommand):
         user = None if opts["no_user"] else self._demo_user(str(opts["user"]))
         matter = Matter.objects.filter(name=spec["name"]).first()
         if matter is None:
-            # Its owner is the demo user (none with --no-user: then only staff see it).
+            # Its owner is the demo user (none with --no-user: then nobody sees it until a
+            # member is added, but staff with LEGALNAV_STAFF_SEE_ALL_MATTERS on).
             matter = matter_open(
                 user=user,
                 name=spec["name"],
