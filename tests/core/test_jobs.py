@@ -63,7 +63,7 @@ def test_html_with_a_charset_no_web_page_uses_is_read_not_left_indexing(matter, 
 def test_undecodable_bytes_fail_cleanly_with_a_reason(matter, monkeypatch):
     from legalnav.documents.parsing import extract
 
-    def broken(data: bytes):  # a decoder that gives up, as a codec can on hostile bytes
+    def broken(data: bytes, **_limits):  # a decoder that gives up, as codecs can on hostile bytes
         raise UnicodeDecodeError("utf-8", data, 0, 1, "invalid start byte")
 
     monkeypatch.setattr(extract, "_extract_html", broken)
