@@ -50,7 +50,9 @@ def _ask_context(matter: Matter, user: object, **extra: object) -> dict[str, obj
 def _answer_context(matter: Matter, query: Query, **extra: object) -> dict[str, object]:
     """What the answer page and its live fragment render from, wherever they are rendered."""
     page = report.answer_page(query=query)
-    return {"matter": matter, "page": page, "modes": MODES, **extra}
+    # Where the matter and the asker stand against each spending cap that is set (cost panel).
+    caps = spend.spend_status(matter=matter, user=query.asked_by, capped_only=True)
+    return {"matter": matter, "page": page, "modes": MODES, "spend": caps, **extra}
 
 
 def _refused(

@@ -64,6 +64,7 @@ def test_a_question_past_the_users_monthly_cap_is_refused_with_its_message(
 
 def test_the_matters_daily_cap_refuses_asking_and_retrying(client, matter, owner, settings):
     settings.LEGALNAV_SPEND_CAP_MATTER_DAY = 1.00
+    shown = answered_plain(matter, owner)
     failed = answered_plain(matter, owner)
     Query.objects.filter(pk=failed.pk).update(status=Query.Status.FAILED)
     _charge("0.40", matter_id=matter.pk)  # indexing enrichment counts against the matter too
@@ -78,7 +79,10 @@ def test_the_matters_daily_cap_refuses_asking_and_retrying(client, matter, owner
     assert "Who are the parties?" in page.content.decode()  # what was typed is kept
     retry = client.post(reverse("answer-retry", args=[matter.pk, failed.pk]))
     assert retry.status_code == 429 and message in retry.content.decode()
-    assert Query.objects.count() == 1
+    assert Query.objects.count() == 2
+    # The answer's cost panel says where the matter stands against its cap.
+    answered = client.get(reverse("answer-detail", args=[matter.pk, shown.pk])).content.decode()
+    assert "Spending caps: this matter today $1.00 of $1.00 <strong>(reached; resets at" in answered
     settings.LEGALNAV_SPEND_CAP_MATTER_DAY = 0  # 0: no cap
     assert client.post(ask, {"question": "Who are the parties?"}).status_code == 303
 
