@@ -288,6 +288,36 @@ def _nodes() -> Any:
     return Node.objects.select_related("document").defer("document__text")
 
 
+def _cross_referenced(ordered: list[Node], matter_id: int, seen: set[int]) -> list[Node]:
+    """The provisions ``ordered`` cross-reference in the same matter, not already in ``seen``."""
+    if not ordered:
+        return []
+    targets = (
+        CrossReference.objects.filter(
+            source__in=ordered, target__isnull=False, target__document__matter_id=matter_id
+        )
+        .order_by("source__order", "start")
+        .values_list("target_id", flat=True)
+    )
+    target_ids = [t for t in dict.fromkeys(targets) if t not in seen][:MAX_RELATED]
+    by_pk = {n.pk: n for n in _nodes().filter(pk__in=target_ids)}
+    return [by_pk[t] for t in target_ids if t in by_pk]
+
+
+def _defining(ordered: list[Node], seen: set[int]) -> list[Node]:
+    """The provisions defining the terms ``ordered`` use, not already in ``seen``."""
+    if not ordered:
+        return []
+    defining = (
+        DefinedTerm.objects.filter(used_in__in=ordered)
+        .order_by("term")
+        .values_list("defining_node_id", flat=True)
+    )
+    def_ids = [t for t in dict.fromkeys(defining) if t not in seen][:MAX_RELATED]
+    by_pk = {n.pk: n for n in _nodes().filter(pk__in=def_ids)}
+    return [by_pk[t] for t in def_ids if t in by_pk]
+
+
 def provisions_get(
     *,
     user: object,
@@ -341,31 +371,9 @@ def provisions_get(
     not_found_ids.extend(i for i in node_ids if _split_id(i, doc.pk)[0] is None)
 
     seen = {n.pk for n in ordered}
-    related_xrefs: list[Node] = []
-    if cross_references and ordered:
-        targets = (
-            CrossReference.objects.filter(
-                source__in=ordered,
-                target__isnull=False,
-                target__document__matter_id=doc.matter_id,
-            )
-            .order_by("source__order", "start")
-            .values_list("target_id", flat=True)
-        )
-        target_ids = [t for t in dict.fromkeys(targets) if t not in seen][:MAX_RELATED]
-        by_pk = {n.pk: n for n in _nodes().filter(pk__in=target_ids)}
-        related_xrefs = [by_pk[t] for t in target_ids if t in by_pk]
-        seen.update(by_pk)
-    related_defs: list[Node] = []
-    if definitions and ordered:
-        defining = (
-            DefinedTerm.objects.filter(used_in__in=ordered)
-            .order_by("term")
-            .values_list("defining_node_id", flat=True)
-        )
-        def_ids = [t for t in dict.fromkeys(defining) if t not in seen][:MAX_RELATED]
-        by_pk = {n.pk: n for n in _nodes().filter(pk__in=def_ids)}
-        related_defs = [by_pk[t] for t in def_ids if t in by_pk]
+    related_xrefs = _cross_referenced(ordered, doc.matter_id, seen) if cross_references else []
+    seen.update(n.pk for n in related_xrefs)
+    related_defs = _defining(ordered, seen) if definitions else []
     return schemas.Provisions(
         provisions=_provisions_out(ordered),
         cross_referenced=_provisions_out(related_xrefs),

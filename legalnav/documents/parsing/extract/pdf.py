@@ -37,6 +37,49 @@ _ENCRYPTED_MESSAGE: Final = (
 )
 
 
+def _open(data: bytes, limits: ExtractLimits) -> PdfReader:
+    """The PDF opened (decrypted with the empty password where that is all it takes) and its
+    page count checked, or an ``ExtractionError`` saying why not."""
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            try:
+                # Owner-password-only PDFs (print/copy restrictions) open with
+                # the empty user password; anything else needs the password.
+                ok = bool(reader.decrypt(""))
+            except (DependencyError, NotImplementedError):
+                ok = False  # an encryption scheme we cannot open
+            if not ok:
+                raise ExtractionError("encrypted", _ENCRYPTED_MESSAGE)
+        _check_pages(reader, limits.pdf_pages)
+        len(reader.pages)  # a damaged page tree fails here, as corrupt
+    except ExtractionError:
+        raise
+    except FileNotDecryptedError:
+        raise ExtractionError("encrypted", _ENCRYPTED_MESSAGE) from None
+    except Exception:  # noqa: BLE001 - pypdf raises many types on damaged input
+        raise ExtractionError("corrupt", "The PDF is damaged and could not be read.") from None
+    return reader
+
+
+def _page_texts(reader: PdfReader, page_count: int) -> tuple[list[str], list[int], list[int]]:
+    """Each page's text, and the numbers of the pages that failed and that were blank."""
+    texts: list[str] = []
+    failed: list[int] = []
+    blank: list[int] = []
+    for number in range(1, page_count + 1):
+        try:
+            page_text = reader.pages[number - 1].extract_text() or ""
+        except Exception:  # noqa: BLE001 - one bad page must not lose the rest
+            failed.append(number)
+            page_text = ""
+        page_text = page_text.translate(_LIGATURES).strip("\n").rstrip()
+        if number not in failed and not page_text.strip():
+            blank.append(number)
+        texts.append(page_text)
+    return texts, failed, blank
+
+
 def _extract_pdf(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
     """Extract the PDF text layer page by page.
 
@@ -56,42 +99,13 @@ def _extract_pdf(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
         raise ExtractionError(
             "corrupt", "The file is named .pdf but is not a PDF (it does not start with %PDF)."
         )
-    try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            try:
-                # Owner-password-only PDFs (print/copy restrictions) open with
-                # the empty user password; anything else needs the password.
-                ok = bool(reader.decrypt(""))
-            except (DependencyError, NotImplementedError):
-                ok = False  # an encryption scheme we cannot open
-            if not ok:
-                raise ExtractionError("encrypted", _ENCRYPTED_MESSAGE)
-        _check_pages(reader, limits.pdf_pages)
-        page_count = len(reader.pages)
-    except ExtractionError:
-        raise
-    except FileNotDecryptedError:
-        raise ExtractionError("encrypted", _ENCRYPTED_MESSAGE) from None
-    except Exception:  # noqa: BLE001 - pypdf raises many types on damaged input
-        raise ExtractionError("corrupt", "The PDF is damaged and could not be read.") from None
+    reader = _open(data, limits)
+    page_count = len(reader.pages)
 
     if page_count == 0:
         raise ExtractionError("no_text", "The PDF has no pages.")
 
-    texts: list[str] = []
-    failed: list[int] = []
-    blank: list[int] = []
-    for number in range(1, page_count + 1):
-        try:
-            page_text = reader.pages[number - 1].extract_text() or ""
-        except Exception:  # noqa: BLE001 - one bad page must not lose the rest
-            failed.append(number)
-            page_text = ""
-        page_text = page_text.translate(_LIGATURES).strip("\n").rstrip()
-        if number not in failed and not page_text.strip():
-            blank.append(number)
-        texts.append(page_text)
+    texts, failed, blank = _page_texts(reader, page_count)
 
     if len(failed) == page_count:
         raise ExtractionError("corrupt", "The PDF is damaged and none of its pages could be read.")
