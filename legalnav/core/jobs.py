@@ -414,16 +414,26 @@ def run_job(kind: str, pk: int, *, owner: str, retry_transient: bool = True) -> 
     try:
         return fn(pk, owner, reraise=TRANSIENT if retry_transient else ())
     except TRANSIENT as exc:
+        code, message = _readable(spec, exc)
         row = spec.model_class().objects.filter(pk=pk).values("attempts").first()  # type: ignore[attr-defined]
         if row is not None and row["attempts"] < max_attempts():
+            # Kept on the open row, so that a give-up later (the sweeper's, or the next claim's)
+            # says what went wrong rather than "the worker stopped responding".
+            _note_if_held(spec, pk, owner, message)
             raise
-        code, message = _readable(spec, exc)
         _fail_if_held(spec, pk, owner, code, message)
         return "failed"
     finally:
         for receiver, result in job_finished.send_robust(sender=kind, pk=pk):
             if isinstance(result, Exception):
                 logger.error("after %s %s: %r failed", kind, pk, receiver, exc_info=result)
+
+
+def _note_if_held(spec: JobSpec, pk: int, owner: str, message: str) -> None:
+    try:
+        Lease(spec, pk, owner, 0).update(error_message=message)
+    except Exception:  # the database is what failed: the reason cannot be kept this time
+        logger.warning("could not note why %s %s will be retried", spec.kind, pk)
 
 
 def _fail_if_held(spec: JobSpec, pk: int, owner: str, code: str, message: str) -> None:

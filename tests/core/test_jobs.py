@@ -247,6 +247,34 @@ def test_the_sweeper_fails_a_job_whose_attempts_are_spent(matter, settings):
     assert q.status == "failed" and "stopped responding" in q.error_message
 
 
+def test_a_transient_error_is_remembered_so_giving_up_later_says_what_went_wrong(
+    matter, settings, monkeypatch
+):
+    from django.db import OperationalError
+
+    from legalnav.answers import services
+
+    settings.JOB_MAX_ATTEMPTS = 2
+    q = question(matter)
+
+    def locked(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(services, "_answer_claimed", locked)
+    with pytest.raises(OperationalError):  # attempts remain: the runner will retry it
+        jobs.run_job("question", q.pk, owner="celery:1")
+    q.refresh_from_db()
+    assert q.status == "running" and "database is locked" in q.error_message
+    # The worker dies before its retry; its lease runs out and the attempts are spent.
+    Query.objects.filter(pk=q.pk).update(
+        lease_expires_at=timezone.now() - timedelta(seconds=5), attempts=2
+    )
+    assert jobs.jobs_sweep(kinds=("question",)).failed == 1
+    q.refresh_from_db()
+    assert q.status == "failed" and "database is locked" in q.error_message
+    assert "stopped responding" not in q.error_message
+
+
 def test_the_sweeper_resends_a_queued_job_whose_task_was_lost(matter, settings):
     settings.JOB_QUEUED_STALE_SECONDS = 60
     doc, _ = document_add(matter=matter, filename="a.txt", data=CLAUSES, enqueue=False)
