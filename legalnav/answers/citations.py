@@ -87,6 +87,13 @@ _FACT = re.compile(
     re.I,
 )
 
+
+def states_fact(text: str) -> bool:
+    """Whether a line would be read as stating a fact from the documents (and so need a
+    citation): an amount, a percentage, a period, a year or a clause reference."""
+    return bool(_FACT.search(text))
+
+
 _WS = re.compile(r"\s+")
 _ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[\s*…\s*\]|…|\.\s?\.\s?\.)\s*")
 _BRACKETED_LETTER = re.compile(r"\[([A-Za-z])\]")

@@ -136,8 +136,12 @@ def compose(
     offline_provisions: Callable[[], list[Provision]] | None = None,
     matter_id: int | None = None,
     query_id: int | None = None,
+    sources: bool = False,
 ) -> Draft:
     """Answer ``question`` from the whole corpus (``inject``) or from ``provisions``.
+
+    ``sources``: the matter holds several documents and the question named none of them, so
+    the offline answer ends by saying which documents its evidence came from.
 
     Offline there is no model to read a whole corpus, so an inject answer quotes the best
     passages of ``offline_provisions()`` (a hybrid retrieval) instead. The call, or the offline
@@ -146,13 +150,15 @@ def compose(
         prompt = prompts.inject_answer_prompt(documents=list(inject), question=question)
     else:
         prompt = prompts.navigate_answer_prompt(
-            provisions=[prompt_provision(p) for p in provisions], question=question
+            provisions=[prompt_provision(p) for p in provisions],
+            question=question,
+            sources=sources and provider is not None,  # the offline answerer adds its own line
         )
     context_text = prompt.text()
     if provider is None:
         if inject is not None and offline_provisions is not None:
             provisions = offline_provisions()
-        text = answer_offline(question, provisions)
+        text = answer_offline(question, provisions, sources=sources)
         if query_id is not None:
             OfflineProvider().record(
                 purpose="answer",

@@ -5,9 +5,11 @@ quoted, and says the fixed silence sentence when nothing retrieved bears on the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 
+from legalnav.answers.citations import states_fact
 from legalnav.answers.sentences import sentences as split_sentences
 from legalnav.retrieval.bm25 import tokenize
 from legalnav.retrieval.engine import query_tokens
@@ -58,9 +60,41 @@ def best_sentences(question: str, text: str, limit: int = 2) -> list[str]:
     return [" ".join(sentences[i] for i in run) for run in runs]
 
 
-def answer_offline(question: str, provisions: list[Provision], *, threshold: float = 0.34) -> str:
+def evidence_line(provisions: list[Provision]) -> str:
+    """ "Evidence from: D3 Supply Agreement (agreement), D7 First Amendment (amendment)." -- the
+    documents the quoted provisions come from, in order of first use. It cites nothing and states
+    nothing from the documents, so the citation check has nothing to flag on it: quotation marks
+    are dropped from titles, and a title that reads as a fact (a year, an amount, "Section 2")
+    is left out and the key and kind stand alone."""
+    seen: dict[str, str] = {}
+    for p in provisions:
+        if p.doc_key in seen:
+            continue
+        title = _plain(p.doc_title)
+        if not title or states_fact(title) or len(title) > 80:
+            title = ""
+        kind = p.doc_kind.replace("_", " ")
+        seen[p.doc_key] = " ".join(x for x in (p.doc_key, title, f"({kind})" if kind else "") if x)
+    return "Evidence from: " + ", ".join(seen.values()) + "."
+
+
+_NO_QUOTES = str.maketrans("", "", '"“”„«»‹›[]')
+_SINGLE_QUOTE = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # not an apostrophe inside a word
+
+
+def _plain(title: str) -> str:
+    """A title without quotation marks or brackets: the citation check would read a quoted word
+    in it as a quotation of the provision cited on that line."""
+    return " ".join(_SINGLE_QUOTE.sub("", title.translate(_NO_QUOTES)).split())
+
+
+def answer_offline(
+    question: str, provisions: list[Provision], *, threshold: float = 0.34, sources: bool = False
+) -> str:
     """Quote the best-ranked provisions that share enough of the question's words; retrieval's
-    order is kept, and a later amendment or side letter is marked as prevailing."""
+    order is kept, and a later amendment or side letter is marked as prevailing. With
+    ``sources`` (a matter of several documents, a question that names none of them) a last line
+    says which documents the quoted evidence came from."""
     ranked = [p for p in provisions if relevance(question, f"{p.heading} {p.text}") > 0]
     if not ranked or max(relevance(question, f"{p.heading} {p.text}") for p in ranked) < threshold:
         return SILENCE
@@ -79,11 +113,13 @@ def answer_offline(question: str, provisions: list[Provision], *, threshold: flo
             for run in best_sentences(question, p.text)
         )
         lines.append(
-            f"{n}. {p.doc_title} ({p.doc_kind.replace('_', ' ')}{dated}), {where}: {quotes} [{p.doc_key}:{p.node_id}]"
+            f"{n}. {_plain(p.doc_title)} ({p.doc_kind.replace('_', ' ')}{dated}), {where}: {quotes} [{p.doc_key}:{p.node_id}]"
         )
     if overriding and any(p.doc_key not in overriding for p in relevant):
         lines.append(
             "Where an amendment or side letter above conflicts with the original agreement, "
             "the later document prevails to the extent of the inconsistency."
         )
+    if sources:
+        lines.append(evidence_line(relevant))
     return "\n".join(lines)

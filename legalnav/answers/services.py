@@ -155,7 +155,9 @@ def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
             mr.retriever, query.question, "navembed" if mode == "navembed" else mode, 10
         )
         lease.check()
-        draft = _draft(query, mr, result.hits, result.strategy, provider)
+        # A question that names none of several documents says where its evidence came from.
+        sources = len(mr.documents) > 1 and not result.notes.get("targeted")
+        draft = _draft(query, mr, result.hits, result.strategy, provider, sources=sources)
     except LLMError as exc:
         lease.fail(str(exc), "llm")
         return
@@ -194,6 +196,8 @@ def _draft(
     hits: list[Hit],
     strategy: str,
     provider: Any,  # noqa: ANN401
+    *,
+    sources: bool = False,
 ) -> core.Draft:
     inject = None
     provisions = _provisions(mr, hits)
@@ -212,6 +216,7 @@ def _draft(
         ),
         matter_id=query.matter_id,
         query_id=query.pk,
+        sources=sources,
     )
 
 

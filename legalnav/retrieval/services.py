@@ -19,6 +19,7 @@ from legalnav.retrieval.embeddings import Embedder, get_embedder
 from legalnav.retrieval.engine import Corpus, Retriever, VectorSearch
 from legalnav.retrieval.index import DocIndex, IndexCache
 from legalnav.retrieval.rerank import get_reranker
+from legalnav.retrieval.targeting import DocProfile, opening_text
 from legalnav.retrieval.vectors import VectorStore, get_vector_store
 
 logger = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
     """A retriever over the matter's indexed documents; reused while they are unchanged."""
     documents = list(
         Document.objects.filter(matter=matter, status=Document.Status.INDEXED)
-        .select_related("amends")
+        .select_related("amends", "case_card")
         .order_by("effective_date", "id")
     )
     key = tuple((d.pk, f"{d.indexed_sha256}:{d.vector_collection}") for d in documents) + (
@@ -76,6 +77,7 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
                     cache=cache,
                     vector_search=search,
                     pairs=amendment_pairs(documents, docs),
+                    profiles=document_profiles(documents, docs),
                 ),
                 reranker=get_reranker() if dense else None,
             ),
@@ -84,6 +86,35 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
         while len(_RETRIEVERS) > 8:
             _RETRIEVERS.popitem(last=False)
         return built
+
+
+def document_profiles(documents: list[Document], docs: list[DocIndex]) -> list[DocProfile]:
+    """What a question may name each document by: its key, title, kind, date, parties (a
+    judgment's from its case card; an agreement names its own in its opening words) and the
+    position of the document it amends, so that an amendment is searched with its agreement."""
+    position = {d.pk: i for i, d in enumerate(documents)}
+    profiles = []
+    for document, doc in zip(documents, docs, strict=True):
+        card = (
+            getattr(document, "case_card", None)
+            if document.kind == Document.Kind.JUDGMENT
+            else None
+        )
+        parties: tuple[str, ...] = ()
+        if card is not None:
+            parties = (card.case_name, *card.appellants, *card.respondents)
+        profiles.append(
+            DocProfile(
+                key=document.key,
+                title=document.title,
+                kind=document.kind,
+                parties=tuple(str(p) for p in parties),
+                effective_date=document.effective_date,
+                opening=opening_text(doc.passages),
+                amends=position.get(document.amends_id, -1) if document.amends_id else -1,
+            )
+        )
+    return profiles
 
 
 _BROAD_KINDS = frozenset({"preamble", "recitals", "recital", "toc", "document"})
@@ -187,15 +218,21 @@ def document_store_vectors(*, document: Document) -> int:
     Document.objects.filter(pk=document.pk).update(vector_collection="")
     store.ensure_collection(name, embedder.dimension)
     store.delete_where(name, field="document_id", value=document.pk)
-    if doc.passages:
-        assert doc.vectors is not None
+    assert doc.vectors is not None or not doc.passages
+    # Passages left unembedded (passages.skip_embedding: zero vectors) get no point.
+    stored = [i for i in range(len(doc.passages)) if doc.vectors[i].any()]  # type: ignore[index]
+    if stored:
         store.upsert(
             name,
-            [document.pk * PASSAGE_SPAN + i for i in range(len(doc.passages))],
-            doc.vectors,
+            [document.pk * PASSAGE_SPAN + i for i in stored],
+            doc.vectors[stored],  # type: ignore[index]
             [
-                {"matter_id": document.matter_id, "document_id": document.pk, "node_id": p.node}
-                for p in doc.passages
+                {
+                    "matter_id": document.matter_id,
+                    "document_id": document.pk,
+                    "node_id": doc.passages[i].node,
+                }
+                for i in stored
             ],
         )
     # Only if the file was not re-indexed meanwhile (a re-index clears the field).

@@ -146,8 +146,21 @@ def inject_answer_prompt(*, documents: Sequence[PromptDocument], question: str) 
     )
 
 
-def navigate_answer_prompt(*, provisions: Sequence[PromptProvision], question: str) -> Prompt:
-    """The navigate answer prompt: the instructions, then the fetched provisions.
+# Said after the provisions when the matter holds several documents and the question names
+# none: the reader should see where the evidence came from. The line must carry no fact (a date,
+# an amount, a clause number), which the citation check would flag as uncited.
+SOURCES_NOTE = (
+    "The question names none of the matter's documents. End the answer with one line "
+    '"Evidence from: " listing the documents your citations come from, each as its doc_id and '
+    "title (for example D3 Supply Agreement), with no dates, amounts or clause numbers on it."
+)
+
+
+def navigate_answer_prompt(
+    *, provisions: Sequence[PromptProvision], question: str, sources: bool = False
+) -> Prompt:
+    """The navigate answer prompt: the instructions, then the fetched provisions (and, with
+    ``sources``, the request to say which documents the evidence came from).
 
     The provisions block is deliberately not cached: it changes with every question, and a
     cache write costs more than plain input (p_w > p_in) for a prefix nobody will read again.
@@ -155,6 +168,8 @@ def navigate_answer_prompt(*, provisions: Sequence[PromptProvision], question: s
     block = (
         "<provisions>\n" + "\n\n".join(provision_block(p) for p in provisions) + "\n</provisions>"
     )
+    if sources:
+        block += "\n\n" + SOURCES_NOTE
     return Prompt(
         system=[
             {"type": "text", "text": NAVIGATE_ANSWER_SYSTEM},

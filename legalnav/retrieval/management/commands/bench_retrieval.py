@@ -58,10 +58,13 @@ def _edge_search(corpus: Corpus) -> tuple[VectorSearch, object]:
     store = EdgeVectorStore(Path(tempfile.mkdtemp(prefix="bench-edge-")))
     matrix = np.vstack([d.vectors for d in corpus.docs if len(d.passages)])
     store.ensure_collection("bench", matrix.shape[1])
+    # Passages left unembedded (passages.skip_embedding: zero vectors) get no point.
+    rows = np.flatnonzero(matrix.any(axis=1))
     payloads = [
-        {"document_id": d, "node_id": corpus.docs[d].passages[p].node} for d, p in corpus.owner
+        {"document_id": d, "node_id": corpus.docs[d].passages[p].node}
+        for d, p in (corpus.owner[r] for r in rows.tolist())
     ]
-    store.upsert("bench", list(range(corpus.size)), matrix, payloads)
+    store.upsert("bench", rows.tolist(), matrix[rows], payloads)
 
     def search(vector: np.ndarray, limit: int) -> list[tuple[int, float]]:
         return [(h.id, h.score) for h in store.search("bench", vector, limit=limit)]
