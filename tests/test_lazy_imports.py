@@ -63,6 +63,8 @@ sys.meta_path.insert(0, Spy())
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "legalnav.settings")
 import django
 django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)  # a database of its own (the test gives its path)
 from django.test import Client
 started = time.monotonic()
 status = Client().get("/healthz", HTTP_HOST="localhost").status_code
@@ -76,9 +78,12 @@ print(status, round(took, 2), thread.name, thread.is_alive(), get_embedder()._mo
 """
 
 
-def test_the_runner_warms_the_embedding_model_off_the_request_thread():
+def test_the_runner_warms_the_embedding_model_off_the_request_thread(tmp_path):
     status, took, name, alive, loaded, importers = _run(
-        WARM_SCRIPT, EMBEDDING_WARM_UP="1", TASK_RUNNER="thread"
+        WARM_SCRIPT,
+        EMBEDDING_WARM_UP="1",
+        TASK_RUNNER="thread",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'warm.sqlite3'}",
     ).split()
     assert status == "200"
     assert float(took) < 5, "the request waited for the model"
