@@ -205,6 +205,12 @@ LEGALNAV_SEARCH_RATE_PER_MINUTE = env_int("LEGALNAV_SEARCH_RATE_PER_MINUTE", 60,
 LEGALNAV_EXPORT_RATE_PER_MINUTE = env_int("LEGALNAV_EXPORT_RATE_PER_MINUTE", 10, minimum=0)
 LEGALNAV_SIGNIN_RATE_PER_MINUTE = env_int("LEGALNAV_SIGNIN_RATE_PER_MINUTE", 10, minimum=0)
 LEGALNAV_SIGNIN_FAILURES_PER_MINUTE = env_int("LEGALNAV_SIGNIN_FAILURES_PER_MINUTE", 5, minimum=0)
+LEGALNAV_SIGNIN_FAILURES_PER_ADDRESS_PER_MINUTE = env_int(
+    "LEGALNAV_SIGNIN_FAILURES_PER_ADDRESS_PER_MINUTE", 30, minimum=0
+)
+LEGALNAV_SIGNIN_FAILURES_PER_ACCOUNT_PER_MINUTE = env_int(
+    "LEGALNAV_SIGNIN_FAILURES_PER_ACCOUNT_PER_MINUTE", 20, minimum=0
+)
 # Spending caps on Claude, in dollars from the LLM ledger (legalnav.answers.spend): per user (the
 # calls of the questions they asked) and per matter (every call charged to it), per UTC day and
 # per calendar month. 0 or unset: no cap. A question past a cap is refused before it is saved.

@@ -68,7 +68,25 @@ SIGNIN = Limit("signin", "LEGALNAV_SIGNIN_RATE_PER_MINUTE", 10, "sign-in attempt
 SIGNIN_FAILED = Limit(
     "signin-failed", "LEGALNAV_SIGNIN_FAILURES_PER_MINUTE", 5, "failed sign-ins", "had"
 )
-LIMITS = {limit.name: limit for limit in (QUESTION, SEARCH, EXPORT, SIGNIN, SIGNIN_FAILED)}
+# Failed sign-ins over every username from one address (password spraying), and over every
+# address for one username (guessing one account from many machines): looser, since an office
+# behind one address shares the first and a user's own typos count towards the second.
+SIGNIN_FAILED_ADDRESS = Limit(
+    "signin-failed-address",
+    "LEGALNAV_SIGNIN_FAILURES_PER_ADDRESS_PER_MINUTE",
+    30,
+    "failed sign-ins",
+    "had",
+)
+SIGNIN_FAILED_ACCOUNT = Limit(
+    "signin-failed-account",
+    "LEGALNAV_SIGNIN_FAILURES_PER_ACCOUNT_PER_MINUTE",
+    20,
+    "failed sign-ins",
+    "had",
+)
+SIGNIN_FAILURES = (SIGNIN_FAILED, SIGNIN_FAILED_ADDRESS, SIGNIN_FAILED_ACCOUNT)
+LIMITS = {limit.name: limit for limit in (QUESTION, SEARCH, EXPORT, SIGNIN, *SIGNIN_FAILURES)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +104,12 @@ class RateDecision:
         if self.allowed:
             return ""
         k = self.kind
-        subject = {"token": "This API token has", "signin": "This username has"}.get(
-            self.who, "You have"
-        )
+        subject = {
+            "token": "This API token has",
+            "signin": "This username has",
+            "address": "Your address has",
+            "account": "This username has",
+        }.get(self.who, "You have")
         wait = f"{self.retry_after} second{'s' if self.retry_after != 1 else ''}"
         after = f"; {k.after}" if k.after else ""
         from_here = " from your address" if self.who == "signin" else ""
@@ -241,8 +262,21 @@ def limit_used(limit: Limit, *, subject: str, now: float | None = None) -> int:
 def signin_subjects(*, username: str, address: str) -> list[tuple[str, str]]:
     """One counter per username and address; the username is hashed (keys are not secret-safe
     and a mistyped password is sometimes typed into the username box)."""
-    name = hashlib.sha256(" ".join(username.split()).casefold().encode()).hexdigest()[:24]
-    return [("signin", f"s{name}@{address or '-'}")]
+    return [("signin", f"s{_username_hash(username)}@{address or '-'}")]
+
+
+def signin_failure_subjects(*, username: str, address: str) -> dict[Limit, list[tuple[str, str]]]:
+    """What a failed sign-in counts against: the username from this address, every username
+    from this address, and this username from every address (``SIGNIN_FAILURES``)."""
+    return {
+        SIGNIN_FAILED: signin_subjects(username=username, address=address),
+        SIGNIN_FAILED_ADDRESS: [("address", f"a{address or '-'}")],
+        SIGNIN_FAILED_ACCOUNT: [("account", f"s{_username_hash(username)}")],
+    }
+
+
+def _username_hash(username: str) -> str:
+    return hashlib.sha256(" ".join(username.split()).casefold().encode()).hexdigest()[:24]
 
 
 def _retry_after(previous: int, current: int, limit: int, into: float) -> int:

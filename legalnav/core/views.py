@@ -19,15 +19,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
 class SignInView(LoginView):
     """Django's sign-in, limited per username and address: every attempt counts against
     ``LEGALNAV_SIGNIN_RATE_PER_MINUTE`` and every failed one against
-    ``LEGALNAV_SIGNIN_FAILURES_PER_MINUTE``. Past either, the form is refused with a 429, a
+    ``LEGALNAV_SIGNIN_FAILURES_PER_MINUTE``, and also against the address's failures over all
+    usernames and the username's over all addresses (``limits.SIGNIN_FAILURES``). Past either, the form is refused with a 429, a
     Retry-After and a message, and the password is not checked at all (so guessing gains nothing
     from the refusal)."""
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        subjects = _signin_subjects(request)
-        refusal = limits.limit_check(limits.SIGNIN_FAILED, subjects=subjects)
+        refusal = limits.ALLOWED
+        for limit, subjects in _failure_subjects(request).items():
+            refusal = limits.limit_check(limit, subjects=subjects)
+            if not refusal.allowed:
+                break
         if refusal.allowed:
-            refusal = limits.limit_take(limits.SIGNIN, subjects=subjects)
+            refusal = limits.limit_take(limits.SIGNIN, subjects=_signin_subjects(request))
         if not refusal.allowed:
             # Unbound, so that rendering it never checks the password.
             username = str(request.POST.get("username", ""))[:150]
@@ -39,8 +43,16 @@ class SignInView(LoginView):
         return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form: Any) -> HttpResponse:
-        limits.limit_count(limits.SIGNIN_FAILED, subjects=_signin_subjects(self.request))
+        for limit, subjects in _failure_subjects(self.request).items():
+            limits.limit_count(limit, subjects=subjects)
         return super().form_invalid(form)
+
+
+def _failure_subjects(request: HttpRequest) -> dict[limits.Limit, list[tuple[str, str]]]:
+    return limits.signin_failure_subjects(
+        username=str(request.POST.get("username", ""))[:150],
+        address=str(request.META.get("REMOTE_ADDR", "")),
+    )
 
 
 def _signin_subjects(request: HttpRequest) -> list[tuple[str, str]]:

@@ -122,6 +122,29 @@ def test_failed_sign_ins_are_limited_per_username_and_address(client, settings):
     assert elsewhere.status_code == 302
 
 
+def test_spraying_usernames_from_one_address_or_one_username_from_many_is_limited(client, settings):
+    settings.LEGALNAV_SIGNIN_FAILURES_PER_ADDRESS_PER_MINUTE = 4
+    settings.LEGALNAV_SIGNIN_FAILURES_PER_ACCOUNT_PER_MINUTE = 3
+    UserFactory(username="uma")
+    login = reverse("login")
+    # One guess each at four usernames from one address: no username reaches its own limit.
+    for name in ("ann", "bob", "cat", "dan"):
+        assert client.post(login, {"username": name, "password": "guess"}).status_code == 200
+    refused = client.post(login, {"username": "uma", "password": "pw-for-tests"})
+    assert refused.status_code == 429
+    assert "Your address has had 4 failed sign-ins in the last minute" in refused.content.decode()
+    # One username guessed from three addresses: the fourth, with the right password, waits.
+    for n in range(3):
+        wrong = client.post(
+            login, {"username": "uma", "password": "guess"}, REMOTE_ADDR=f"10.1.0.{n}"
+        )
+        assert wrong.status_code == 200
+    held = client.post(
+        login, {"username": "uma", "password": "pw-for-tests"}, REMOTE_ADDR="10.1.0.9"
+    )
+    assert held.status_code == 429 and "_auth_user_id" not in client.session
+
+
 def test_every_sign_in_attempt_counts(client, settings):
     settings.LEGALNAV_SIGNIN_RATE_PER_MINUTE = 2
     UserFactory(username="tom")
