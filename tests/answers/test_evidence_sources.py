@@ -3,33 +3,24 @@ of the matter's documents, and that line never trips the citation check."""
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
 from legalnav.answers import citations
 from legalnav.answers.offline import Provision, answer_offline
 from legalnav.answers.services import query_answer, query_create
 from legalnav.documents.services import document_add, document_index
+from tests.answers.test_answers import provision as base_provision
 from tests.conftest import index_bioamber_pair
 
 QUESTION = "Which state's law governs the agreement?"
 
 
 def provision(**kw) -> Provision:  # type: ignore[no-untyped-def]
-    base = dict(
-        doc_key="D1",
-        doc_title="Development Agreement",
-        doc_kind="agreement",
-        effective_date=date(2010, 4, 15),
-        node_id="s13.2",
-        ref="13.2",
-        heading="Governing Law",
-        text="13.2 Governing Law. This Agreement shall be governed by the laws of the State of Minnesota.",
-        score=1.0,
+    kw.setdefault(
+        "text",
+        "13.2 Governing Law. This Agreement shall be governed by the laws of the State of Minnesota.",
     )
-    base.update(kw)
-    return Provision(**base)
+    return base_provision(**kw)
 
 
 def supply(**kw) -> Provision:  # type: ignore[no-untyped-def]
