@@ -9,7 +9,8 @@ Document Name and Parties gold answers ("In the SUPPLY AGREEMENT between A and B
     .venv/bin/python scripts/eval_named_matter.py --single --limit 60   # one contract a question
 
 ``--single`` asks the plain questions with each contract alone (the usual CUAD run), so that the
-untargeted figures can be checked not to move.
+untargeted figures can be checked not to move. The named questions are built by
+``legalnav.evaluation.crossval.named_matter_items``, which scripts/fit_retrieval.py also uses.
 """
 
 from __future__ import annotations
@@ -17,49 +18,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _parties(answer: str) -> list[str]:
-    """'Array BioPharma Inc., ("Array"); Ono Pharmaceutical Co., Ltd. ("Ono"); …' -> names."""
-    out = []
-    for part in re.split(r";|\n", answer):
-        name = re.sub(r"\([^)]*\)|“[^”]*”|\"[^\"]*\"", " ", part)
-        name = " ".join(name.split()).strip(" ,.")
-        if name and not re.search(r"\b(?:party|parties)\b", name, re.I):
-            out.append(name)
-    return out[:2]
-
-
-def named_items(contracts: int, limit: int | None):  # type: ignore[no-untyped-def]
-    from legalnav.evaluation import gold
-
-    rows = [
-        json.loads(line)
-        for line in (gold.data_dir() / "cuad" / "spans.jsonl").open(encoding="utf-8")
-        if line.strip()
-    ]
-    title = {r["doc"]: r["answer"] for r in rows if r["category"] == "Document Name"}
-    parties = {r["doc"]: _parties(r["answer"]) for r in rows if r["category"] == "Parties"}
-    items = gold.cuad_items(contracts=contracts)
-    paths = sorted({i.documents[0] for i in items})
-    for item in items:
-        name = Path(item.documents[0]).name
-        named = title.get(name, "the agreement").strip()
-        who = parties.get(name, [])
-        if len(who) >= 2:
-            named += f" between {who[0]} and {who[1]}"
-        elif who:
-            named += f" with {who[0]}"
-        position = paths.index(item.documents[0])
-        item.question = f"In the {named}: {item.question}"
-        item.documents = paths
-        item.spans = [(position, s, e) for _, s, e in item.spans]
-    return gold._stride_sample(items, limit)
 
 
 def main() -> None:
@@ -78,12 +40,13 @@ def main() -> None:
 
     django.setup()
     from legalnav.evaluation import gold
+    from legalnav.evaluation.crossval import named_matter_items
     from legalnav.evaluation.door import door_requests, run_door, score_door
 
     if args.single:
         items = gold._stride_sample(gold.cuad_items(contracts=args.contracts), args.limit)
     else:
-        items = named_items(args.contracts, args.limit)
+        items = named_matter_items(args.contracts, args.limit)
     for item in items[: args.show]:
         print(item.question[:200], file=sys.stderr)
     responses = run_door(door_requests(items, args.modes), repo=REPO)
