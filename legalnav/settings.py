@@ -329,6 +329,16 @@ LEGALNAV_DENSE_WEIGHT = env_float("LEGALNAV_DENSE_WEIGHT", 1.0)
 LEGALNAV_FUSION_ALPHA = env_float("LEGALNAV_FUSION_ALPHA", 0.5)
 # A question that names one of several documents is ranked inside it and its family
 # (legalnav.retrieval.targeting); 0 ranks every question across all of them, for comparison.
+# The evidence stage of navembed (retrieval/evidence.py): fewer than k passages once their scores
+# fall below CUTOFF x the best (after the first KEEP), each cut to the units scoring at least
+# TRIM x its best unit (0: whole passages). Chosen by 5-fold cross-validation on the CUAD and
+# ContractNLI dev data within the text the naive chunks send (scripts/fit_retrieval.py): the
+# cut-off saved more text per point of recall than trimming, which the folds did not choose.
+LEGALNAV_EVIDENCE = env_bool("LEGALNAV_EVIDENCE", default=True)
+LEGALNAV_EVIDENCE_CUTOFF = env_float("LEGALNAV_EVIDENCE_CUTOFF", 0.7)
+LEGALNAV_EVIDENCE_KEEP = env_int("LEGALNAV_EVIDENCE_KEEP", 3, minimum=1)
+LEGALNAV_EVIDENCE_TRIM = env_float("LEGALNAV_EVIDENCE_TRIM", 0.0)
+LEGALNAV_EVIDENCE_LEXICAL_SHARE = env_float("LEGALNAV_EVIDENCE_LEXICAL_SHARE", 0.3)
 LEGALNAV_TARGET_DOCUMENTS = env_bool("LEGALNAV_TARGET_DOCUMENTS", default=True)
 if not 0.0 <= LEGALNAV_FUSION_ALPHA <= 1.0:
     raise ImproperlyConfigured("LEGALNAV_FUSION_ALPHA must be between 0 and 1")

@@ -241,6 +241,7 @@ class Outcome:
     mode_used: str
     inject: InjectFigures | None = None
     extra_citations: list[Citation] = field(default_factory=list)  # e.g. removed by validation
+    scope: dict[str, Any] = field(default_factory=dict)  # the documents a question named
 
 
 def node_rows(wanted: Iterable[tuple[int, str]]) -> NodeRows:
@@ -291,6 +292,7 @@ def persist(
             context_tokens=payload_tokens,
             token_footprint=totals["token_footprint"],
             dollars=totals["dollars"],
+            scope=outcome.scope,
             **inject,
         )
         rows = snapshots.citation_rows(

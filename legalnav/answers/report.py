@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from legalnav.answers import selectors
 from legalnav.answers.models import Answer, Citation, Query, ResearchEvidence, ResearchRun
 from legalnav.core import jobs
+from legalnav.documents.models import Document
 from legalnav.matters.models import Matter
 
 BUCKETS = ("supporting", "adverse", "neutral")
@@ -149,6 +150,17 @@ class ResearchOut(BaseModel):
     dollars: str
 
 
+class ScopeOut(BaseModel):
+    documents: list[DocumentRef] = Field(
+        description="The only documents searched: those the question named, with the "
+        "agreements and amendments of their families."
+    )
+    named: list[str] = Field(description="The keys of the documents the question named.")
+    by: str = Field(
+        description='How it named them: "key" (e.g. D12) or "name" (title, parties, kind, date).'
+    )
+
+
 class AnswerOut(BaseModel):
     text: str
     answerer: str = Field(description='"offline" or the model that answered.')
@@ -158,6 +170,11 @@ class AnswerOut(BaseModel):
     cost: CostOut
     research: ResearchOut | None = Field(
         default=None, description="A research answer's route and trace; null otherwise."
+    )
+    scope: ScopeOut | None = Field(
+        default=None,
+        description="Where retrieval looked when the question named documents; null when it "
+        "searched the whole matter.",
     )
 
 
@@ -231,6 +248,28 @@ def answer_report(
         evidence=evidence,
         cost=_cost(selectors.cost_panel(query=query, answer=answer)),
         research=research,
+        scope=_scope(answer.scope, query.matter_id),
+    )
+
+
+def _scope(stored: dict[str, Any] | None, matter_id: int) -> ScopeOut | None:
+    if not stored or not stored.get("documents"):
+        return None
+    ids = [d.get("id") for d in stored["documents"]]
+    alive = set(
+        Document.objects.filter(matter_id=matter_id, pk__in=[i for i in ids if i]).values_list(
+            "pk", flat=True
+        )
+    )
+    return ScopeOut(
+        documents=[
+            DocumentRef(
+                id=d.get("id") if d.get("id") in alive else None, key=d["key"], title=d["title"]
+            )
+            for d in stored["documents"]
+        ],
+        named=list(stored.get("named", [])),
+        by=str(stored.get("by", "")),
     )
 
 
@@ -413,6 +452,10 @@ class AnswerPage:
     @property
     def cost(self) -> CostOut | None:
         return self.answer.cost if self.answer else None
+
+    @property
+    def scope(self) -> ScopeOut | None:
+        return self.answer.scope if self.answer else None
 
     @property
     def research(self) -> ResearchOut | None:

@@ -175,6 +175,7 @@ def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
             payload_chars=result.payload_chars,
             mode_used=result.strategy,
             inject=core.InjectFigures(corpus_tokens=corpus_tokens, question=query.question),
+            scope=_scope(mr, result.notes),
         ),
     )
     logger.info(
@@ -183,6 +184,24 @@ def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
         draft.answerer,
         (time.perf_counter() - started) * 1000,
     )
+
+
+def _scope(mr: MatterRetriever, notes: dict[str, object]) -> dict[str, object]:
+    """The documents retrieval was confined to because the question named them (with their
+    families), for the answer page to say so; empty when it searched the whole matter."""
+    positions = notes.get("targeted")
+    if not isinstance(positions, list) or not positions:
+        return {}
+    named = notes.get("targeted_named")
+    named = named if isinstance(named, list) else positions
+    return {
+        "documents": [
+            {"id": mr.documents[i].pk, "key": mr.documents[i].key, "title": mr.documents[i].title}
+            for i in positions
+        ],
+        "named": [mr.documents[i].key for i in named],
+        "by": str(notes.get("targeted_by", "")),
+    }
 
 
 def _piece(mr: MatterRetriever, h: Hit) -> core.Piece:

@@ -152,7 +152,7 @@ def _warm_corpus(
     starts; with the seconds the missing embeddings took."""
     cache = IndexCache(cache_dir)
     docs = [cache.get(t) for t in texts]
-    corpus = Corpus(docs, embedder=embedder, cache=cache)
+    corpus = Corpus(docs, embedder=embedder, cache=cache, texts=list(texts))
     started = time.perf_counter()
     if corpus.size and any(m not in LEXICAL_MODES for m in modes):
         corpus.ensure_vectors()  # embed what is missing

@@ -64,7 +64,12 @@ _MISS = ("hit@1", "hit@10", "mrr@10", "share", "returned_chars", "payload_share"
 INDEX_SETTINGS = frozenset({"LEGALNAV_PASSAGE_TARGET", "LEGALNAV_PASSAGE_MAX"})
 _PACKAGE = Path(__file__).resolve().parents[1]
 # Code whose change changes the per-question results (the cached results are keyed by it).
-_RESULT_SOURCES = ("retrieval", "documents/parsing", "evaluation/metrics.py")
+_RESULT_SOURCES = (
+    "retrieval",
+    "documents/parsing",
+    "evaluation/metrics.py",
+    "evaluation/crossval.py",
+)
 
 Config = dict[str, Any]
 Record = dict[str, Any]  # metric -> value, and "q": the digest of the question it answers
@@ -534,7 +539,13 @@ class Evaluator:
             with override_settings(**index_config):
                 docs = [self.cache.get(self.text(p)) for p in paths]
             found = Retriever(
-                Corpus(docs, embedder=self.embedder, cache=self.cache), reranker=self.reranker
+                Corpus(
+                    docs,
+                    embedder=self.embedder,
+                    cache=self.cache,
+                    texts=[self.text(p) for p in paths],
+                ),
+                reranker=self.reranker,
             )
             self._retrievers[key] = found
             while len(self._retrievers) > 4:

@@ -141,7 +141,13 @@ class Workbench:
         found = self._retrievers.get(key)
         if found is None:
             found = Retriever(
-                Corpus(docs, embedder=self.embedder, cache=self.cache), reranker=self.reranker
+                Corpus(
+                    docs,
+                    embedder=self.embedder,
+                    cache=self.cache,
+                    texts=[self.text(p) for p in paths],
+                ),
+                reranker=self.reranker,
             )
             self._retrievers[key] = found
             while len(self._retrievers) > CORPUS_CACHE:

@@ -17,6 +17,14 @@ from django.conf import settings
 
 from legalnav.retrieval.bm25 import BM25, tokenize
 from legalnav.retrieval.embeddings import Embedder
+from legalnav.retrieval.evidence import (
+    EvidenceParams,
+    Unit,
+    evidence_ranges,
+    lexical_scores,
+    unit_vectors,
+    units_of,
+)
 from legalnav.retrieval.index import DocIndex, IndexCache
 from legalnav.retrieval.passages import skip_embedding
 from legalnav.retrieval.rerank import RERANK_DEPTH, Reranker
@@ -133,8 +141,13 @@ class Corpus:
         vector_search: VectorSearch | None = None,
         pairs: dict[tuple[int, int], list[tuple[int, int]]] | None = None,
         profiles: list[DocProfile] | None = None,
+        texts: list[str] | None = None,
     ):
         self.docs = docs
+        # The documents' text, when the caller has it: the evidence stage cuts passages into
+        # sentence-sized ranges at exact offsets (without it, a passage is one range).
+        self.texts = texts
+        self.unit_memo: dict[bytes, np.ndarray] = {}  # unit vectors when there is no cache
         # What a question may name each document by (key, title, parties, date, family); an
         # ad-hoc corpus has only what its text says (see targeting.py).
         self.profiles = profiles
@@ -196,6 +209,7 @@ class Corpus:
             embedder=self.embedder,
             cache=self.cache,
             pairs={key: value for key, value in pairs.items() if value},
+            texts=[self.texts[d] for d in positions] if self.texts is not None else None,
         )
 
     # -- lexical --
@@ -545,14 +559,49 @@ class Retriever:
         return [(candidates[j][0], float(scores[j])) for j in order[:depth]]
 
     def navembed(self, question: str, k: int, strategy: str) -> Retrieval:
-        ranked = self.ranked_passages(question, strategy, k)
+        if strategy in EVIDENCE_STRATEGIES and settings.LEGALNAV_EVIDENCE:
+            return self.evidence(question, k, strategy)
+        ranked = self.ranked_passages(question, PASSAGE_STRATEGY.get(strategy, strategy), k)
         hits = self._passage_hits(ranked)
         payload = sum(h.end - h.start for h in hits)
         payload += self._expansion_chars(
             hits,
             xrefs=strategy == "dense+xref",
-            definitions=strategy in ("hybrid", "convex", "rerank"),
+            definitions=strategy in ("hybrid", "convex", "rerank", "passages"),
         )
+        return Retrieval(hits, payload, f"navembed:{strategy}")
+
+    def _span(self, row: int) -> tuple[int, int, str]:
+        passage = self.corpus.passage(row)
+        return passage.start, passage.end, passage.text
+
+    def evidence(self, question: str, k: int, strategy: str) -> Retrieval:
+        """The first stage's best passages, each cut to the range that carries the evidence (see
+        evidence.py): at most ``k``, fewer when the scores fall away. The payload counts each
+        range, its clause heading once, and the definitions its clauses use."""
+        params = EvidenceParams.from_settings()
+        ranked = self.ranked_passages(question, strategy, k)
+        if not ranked:
+            return Retrieval([], 0, f"navembed:{strategy}")
+        cosine = None
+        if params.trim <= 0:  # no trimming: each passage is one unit, nothing to score or embed
+            units = [Unit(row, *self._span(row)) for row, _ in ranked]
+            lexical = np.zeros(len(units))
+        else:
+            units = units_of(self.corpus, [row for row, _ in ranked])
+            lexical = lexical_scores(self.corpus, query_tokens(question), units)
+        if self.corpus.embedder is not None and params.lexical_share < 1 and params.trim > 0:
+            q = self.corpus.embedder.encode([question])[0]
+            cosine = unit_vectors(self.corpus, units) @ q
+        hits, headings = [], {}
+        for r in evidence_ranges(ranked, units, lexical, cosine, params, k):
+            d, p = self.corpus.owner[r.row]
+            passage = self.corpus.docs[d].passages[p]
+            text = self.corpus.texts[d][r.start : r.end] if self.corpus.texts else passage.text
+            hits.append(Hit(d, r.start, r.end, r.score, passage.node, " ".join(text.split())))
+            headings[(d, passage.node)] = len(passage.context)
+        payload = sum(h.end - h.start for h in hits) + sum(headings.values())
+        payload += self._expansion_chars(hits, xrefs=False, definitions=True)
         return Retrieval(hits, payload, f"navembed:{strategy}")
 
     def inject(self) -> Retrieval:
@@ -629,7 +678,13 @@ class Retriever:
         return Retrieval(chosen, payload, "navindex")
 
 
+# Navembed strategies whose passages go through the evidence stage (when LEGALNAV_EVIDENCE is
+# on), and the strategy names that return whole passages instead, to measure the difference.
+EVIDENCE_STRATEGIES = frozenset({"convex", "hybrid", "rerank"})
+PASSAGE_STRATEGY = {"passages": "convex"}
+
 STRATEGIES = {
+    "passages": "passages",
     "inject": "inject",
     "navindex": "navindex",
     "auto": "auto",
@@ -656,7 +711,8 @@ def normalise_mode(mode: str) -> str:
         raise ValueError(
             f"unknown mode {mode!r}; use inject, navembed, navindex, auto, "
             "navembed:bm25, navembed:dense, navembed:hybrid (RRF), navembed:convex, "
-            "navembed:dense+xref or navembed:rerank"
+            "navembed:dense+xref, navembed:rerank or navembed:passages (whole passages, no "
+            "evidence stage)"
         )
     return STRATEGIES[m]
 
@@ -682,6 +738,7 @@ def retrieve(retriever: Retriever, question: str, mode: str, k: int) -> Retrieva
                 h.doc = positions[h.doc]
             inside.notes["targeted"] = positions
             inside.notes["targeted_by"] = targeting.by
+            inside.notes["targeted_named"] = targeting.named
             return inside
     return _retrieve(retriever, question, mode, k, strategy)
 

@@ -78,6 +78,7 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
                     vector_search=search,
                     pairs=amendment_pairs(documents, docs),
                     profiles=document_profiles(documents, docs),
+                    texts=[d.text for d in documents],
                 ),
                 reranker=get_reranker() if dense else None,
             ),

@@ -4,9 +4,11 @@ of the matter's documents, and that line never trips the citation check."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from legalnav.answers import citations
 from legalnav.answers.offline import Provision, answer_offline
+from legalnav.answers.report import answer_report
 from legalnav.answers.services import query_answer, query_create
 from legalnav.documents.services import document_add, document_index
 from tests.answers.test_answers import provision as base_provision
@@ -63,7 +65,7 @@ def test_a_fact_on_the_evidence_line_would_be_flagged() -> None:
 
 @pytest.mark.django_db
 def test_in_a_matter_a_question_naming_no_document_says_where_the_evidence_came_from(
-    matter,
+    matter, owner, client
 ) -> None:
     base, _ = index_bioamber_pair(matter)
     other, _ = document_add(
@@ -94,3 +96,18 @@ def test_in_a_matter_a_question_naming_no_document_says_where_the_evidence_came_
     assert "Evidence from" not in named.text and named.validation["ok"], named.validation
     assert "New York" in named.text and f"[{other.key}:" in named.text
     assert f"[{base.key}:" not in named.text
+    # The answer keeps where it looked, and the report and page say so.
+    assert plain.scope == {}
+    assert named.scope["named"] == [other.key] and named.scope["by"] == "name"
+    report = answer_report(query=named.query, answer=named)
+    assert report.scope is not None
+    assert [(d.id, d.key) for d in report.scope.documents] == [(other.pk, other.key)]
+    assert answer_report(query=plain.query, answer=plain).scope is None
+    client.force_login(owner)
+    page = client.get(reverse("answer-detail", args=[matter.pk, named.query.pk]))
+    html = " ".join(page.content.decode().split())
+    link = reverse("document-detail", args=[other.pk])
+    assert f'Searched only <a href="{link}">{other.key} Supply Agreement</a>' in html
+    assert f"the question names {other.key}." in html
+    plain_page = client.get(reverse("answer-detail", args=[matter.pk, plain.query.pk]))
+    assert "Searched only" not in plain_page.content.decode()

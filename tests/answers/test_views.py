@@ -59,7 +59,9 @@ def answered(matter, question: str = QUESTION, mode: str = "navembed", user=None
 
 
 @pytest.fixture
-def answered_query(agreement, owner) -> Query:
+def answered_query(agreement, owner, settings) -> Query:
+    # Ten evidence rows (no cut-off), so that the pinned query counts cover many rows.
+    settings.LEGALNAV_EVIDENCE_CUTOFF = 0.0
     return answered(agreement.matter, user=owner)
 
 

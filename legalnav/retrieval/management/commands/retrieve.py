@@ -139,12 +139,14 @@ class Command(BaseCommand):
         return text
 
     def _retriever(self, paths: list[str]) -> Retriever:
-        docs = [self.cache.get(self._text(p)) for p in paths]
+        texts = [self._text(p) for p in paths]
+        docs = [self.cache.get(t) for t in texts]
         key = tuple(d.sha256 for d in docs)
         retriever = self.corpora.get(key)
         if retriever is None:
             retriever = Retriever(
-                Corpus(docs, embedder=self.embedder, cache=self.cache), reranker=get_reranker()
+                Corpus(docs, embedder=self.embedder, cache=self.cache, texts=texts),
+                reranker=get_reranker(),
             )
             self.corpora[key] = retriever
             while len(self.corpora) > CORPUS_CACHE:
