@@ -36,19 +36,29 @@ class BM25:
         self, corpus: list[list[str]], *, k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25
     ) -> None:
         self.k1, self.b, self.epsilon = k1, b, epsilon
-        self.size = len(corpus)
-        self.doc_len = np.array([len(d) for d in corpus], dtype=np.float64)
-        self.avgdl = float(self.doc_len.sum() / self.size) if self.size else 0.0
         postings: dict[str, tuple[list[int], list[int]]] = {}
         for i, doc in enumerate(corpus):
             for term, tf in Counter(doc).items():
                 ids, tfs = postings.setdefault(term, ([], []))
                 ids.append(i)
                 tfs.append(tf)
-        self.postings = {
-            t: (np.array(ids, dtype=np.int64), np.array(tfs, dtype=np.float64))
-            for t, (ids, tfs) in postings.items()
-        }
+        self._index(
+            {
+                t: (np.array(ids, dtype=np.int64), np.array(tfs, dtype=np.float64))
+                for t, (ids, tfs) in postings.items()
+            },
+            np.array([len(d) for d in corpus], dtype=np.float64),
+        )
+
+    def _index(
+        self, postings: dict[str, tuple[np.ndarray, np.ndarray]], doc_len: np.ndarray
+    ) -> None:
+        """Sets the postings (term -> (ascending ids, term frequencies)), the lengths, the idf
+        (floored as rank-bm25 floors it) and each document's length norm."""
+        self.size = len(doc_len)
+        self.doc_len = doc_len
+        self.avgdl = float(doc_len.sum() / self.size) if self.size else 0.0
+        self.postings = postings
         idf: dict[str, float] = {}
         negative = []
         for term, (ids, _) in self.postings.items():

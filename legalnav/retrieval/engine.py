@@ -698,6 +698,13 @@ STRATEGIES = {
     "dense+xref": "dense+xref",
     "xref": "dense+xref",
     "rerank": "rerank",
+    # Judgment-level ranking (unit "document", see judgments.py): the fused evidence, the same
+    # with dense evidence, and whole-judgment BM25 alone. A span request in these modes ranks
+    # passages as hybrid does.
+    "judgments": "judgments",
+    "judgment": "judgments",
+    "judgments-dense": "judgments-dense",
+    "judgment-bm25": "judgment-bm25",
 }
 
 
@@ -711,8 +718,9 @@ def normalise_mode(mode: str) -> str:
         raise ValueError(
             f"unknown mode {mode!r}; use inject, navembed, navindex, auto, "
             "navembed:bm25, navembed:dense, navembed:hybrid (RRF), navembed:convex, "
-            "navembed:dense+xref, navembed:rerank or navembed:passages (whole passages, no "
-            "evidence stage)"
+            "navembed:dense+xref, navembed:rerank, navembed:passages (whole passages, no "
+            "evidence stage), navembed:judgments, navembed:judgments-dense or "
+            "navembed:judgment-bm25 (unit document)"
         )
     return STRATEGIES[m]
 
@@ -765,14 +773,30 @@ def _retrieve(retriever: Retriever, question: str, mode: str, k: int, strategy: 
 
 
 def rank_documents(retriever: Retriever, question: str, mode: str, k: int) -> Retrieval:
-    """One result per document (AILA-style prior-case retrieval): a document scores as its best
-    passage, and its best passage is the range returned."""
+    """One result per document (AILA-style prior-case retrieval).
+
+    The product's modes (navembed, navindex, auto) and ``judgments`` rank judgments by fused
+    judgment-level evidence: whole-judgment BM25, passage evidence and the case card (see
+    judgments.py); ``judgment-bm25`` is whole-judgment BM25 alone. A named passage strategy
+    (bm25, dense, hybrid, convex, rerank …) scores a document as its best passage, and its best
+    passage is the range returned, so each stays measurable as before."""
     strategy = normalise_mode(mode)
     corpus = retriever.corpus
     if strategy == "inject":
         return retriever.inject()
+    if strategy in ("judgments", "judgments-dense", "judgment-bm25") or (
+        mode or ""
+    ).strip().lower() in ("navembed", "navindex", "auto"):
+        from legalnav.retrieval import judgments  # it imports this module
+
+        if strategy == "judgment-bm25":
+            return judgments.rank_judgment_bm25(corpus, question, k)
+        if strategy == "judgments-dense":
+            return judgments.rank_judgments(
+                corpus, question, k, weights=judgments.DENSE_WEIGHTS, strategy=strategy
+            )
+        return judgments.rank_judgments(corpus, question, k)
     depth = min(corpus.size, max(FUSION_DEPTH, 20 * k))
-    # navindex and auto rank documents by fused passage evidence, as hybrid does.
     ranked = retriever.ranked_passages(
         question,
         strategy if strategy in ("bm25", "dense", "dense+xref", "rerank", "hybrid") else "convex",
