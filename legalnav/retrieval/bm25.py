@@ -83,12 +83,14 @@ class BM25:
         return hit[0] if hit is not None else np.zeros(0, dtype=np.int64)
 
     def scores(self, query: list[str]) -> np.ndarray:
-        """Scores for every document; repeated query terms count again, as in rank-bm25."""
+        """Scores for every document; repeated query terms count again, as in rank-bm25 (each
+        distinct term's postings are read once and weighted by its count: a statement of facts
+        repeats its words, and a 6,000-character one took seconds over 2,914 judgments)."""
         out = np.zeros(self.size)
-        for term in query:
+        for term, count in Counter(query).items():
             hit = self.postings.get(term)
             if hit is None:
                 continue
             ids, tf = hit
-            out[ids] += self.idf[term] * (tf * (self.k1 + 1) / (tf + self._norm[ids]))
+            out[ids] += (count * self.idf[term]) * (tf * (self.k1 + 1) / (tf + self._norm[ids]))
         return out
