@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "legalnav.documents",
     "legalnav.retrieval",
     "legalnav.answers",
+    "legalnav.review",
     "legalnav.llm",
     "legalnav.evaluation",
     "legalnav.api",

@@ -10,65 +10,26 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import sys
 import time
-from collections import OrderedDict
-from pathlib import Path
 
-from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
-
-from legalnav.retrieval.embeddings import get_embedder
-from legalnav.retrieval.engine import Corpus, Retriever, normalise_mode, rank_documents, retrieve
-from legalnav.retrieval.index import IndexCache
-from legalnav.retrieval.rerank import get_reranker
+from legalnav.retrieval.adhoc import DoorCommand
+from legalnav.retrieval.engine import Retriever, normalise_mode, rank_documents, retrieve
 
 logger = logging.getLogger(__name__)
-CORPUS_CACHE = 4
 
 
 class RequestError(ValueError):
     pass
 
 
-class Command(BaseCommand):
+class Command(DoorCommand):
     help = "Answer retrieval requests (JSON lines on stdin) with ranked character ranges."
+    cache_help = (
+        "Folder for the per-document indexes (default settings.LEGALNAV_RETRIEVE_CACHE, "
+        "var/retrieve-cache)."
+    )
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--json", action="store_true", required=True, help="JSON lines in and out."
-        )
-        parser.add_argument(
-            "--cache",
-            default=str(settings.LEGALNAV_RETRIEVE_CACHE),
-            help="Folder for the per-document indexes (default settings.LEGALNAV_RETRIEVE_CACHE, "
-            "var/retrieve-cache).",
-        )
-
-    def handle(self, *args: object, **opts: object) -> None:
-        logging.basicConfig(stream=sys.stderr, level=logging.INFO)
-        self.cache = IndexCache(Path(str(opts["cache"])))
-        self.embedder = get_embedder()
-        self.texts: dict[str, tuple[float, int, str]] = {}
-        self.corpora: OrderedDict[tuple[str, ...], Retriever] = OrderedDict()
-        out = sys.stdout
-        count = 0
-        try:
-            for raw in sys.stdin:
-                if not raw.strip():
-                    continue
-                started = time.perf_counter()
-                response = self._answer(raw, started)
-                out.write(json.dumps(response, ensure_ascii=False) + "\n")
-                out.flush()
-                count += 1
-                if count % 50 == 0:
-                    self.cache.flush()
-        finally:
-            self.cache.flush()
-
-    def _answer(self, raw: str, started: float) -> dict[str, object]:
+    def answer(self, raw: str, started: float) -> dict[str, object]:
         ident: object = None
         try:
             try:
@@ -128,29 +89,5 @@ class Command(BaseCommand):
             "error": message,
         }
 
-    def _text(self, path: str) -> str:
-        stat = os.stat(path)
-        cached = self.texts.get(path)
-        if cached and cached[0] == stat.st_mtime and cached[1] == stat.st_size:
-            return cached[2]
-        with open(path, "rb") as fh:
-            text = fh.read().decode("utf-8")
-        self.texts[path] = (stat.st_mtime, stat.st_size, text)
-        return text
-
     def _retriever(self, paths: list[str]) -> Retriever:
-        texts = [self._text(p) for p in paths]
-        docs = [self.cache.get(t) for t in texts]
-        key = tuple(d.sha256 for d in docs)
-        retriever = self.corpora.get(key)
-        if retriever is None:
-            retriever = Retriever(
-                Corpus(docs, embedder=self.embedder, cache=self.cache, texts=texts),
-                reranker=get_reranker(),
-            )
-            self.corpora[key] = retriever
-            while len(self.corpora) > CORPUS_CACHE:
-                self.corpora.popitem(last=False)
-        else:
-            self.corpora.move_to_end(key)
-        return retriever
+        return self.adhoc.retriever(paths)

@@ -1,0 +1,568 @@
+"""Typed extractors: a typed value (a date, a period, an amount, the parties, the governing law)
+read from the quotation it rests on. The review grid's cells show them, and the offline
+answerer puts one before its list of provisions when a question asks for it.
+
+Each extractor is a pure function over a span's text that returns an ``Extracted`` (the typed
+value, the string the grid shows, and where in the text it was read) or None when the text holds
+no such value. They are deliberately plain regular expressions: contracts write dates, periods,
+sums and governing-law choices in a handful of forms, and an extractor that returns None is
+itself a signal (the filler's confidence uses it: a "Governing Law" sentence that names no
+jurisdiction is probably the wrong sentence).
+
+The same functions serve the offline answerer's one-line answers, so they take plain text and
+know nothing of grids or documents.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    value: object  # date, Duration, Amount, list[Party], str
+    display: str
+    start: int  # where in the text it was read, so a cell can point at it
+    end: int
+
+
+# --- numbers in words ------------------------------------------------------------------------
+
+_UNITS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen".split()
+    )
+}
+_TENS = {
+    w: 10 * n
+    for n, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split())
+    if w != "_"
+}
+_NUMBER_WORD = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|"
+    r"five|six|seven|eight|nine))?|(?:one|two|three|four|five|six|seven|eight|nine) hundred"
+    r"(?: (?:and )?[a-z\- ]+?)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a|an|single)"
+)
+
+
+def words_to_number(words: str) -> int | None:
+    """'ninety', 'twenty-four', 'one hundred and eighty', 'a' -> 90, 24, 180, 1."""
+    total = 0
+    seen = False
+    for w in re.split(r"[\s\-]+", words.lower().replace(" and ", " ")):
+        if not w:
+            continue
+        if w in ("a", "an", "single"):
+            total += 1
+        elif w in _UNITS:
+            total += _UNITS[w]
+        elif w in _TENS:
+            total += _TENS[w]
+        elif w == "hundred":
+            total = max(total, 1) * 100
+        else:
+            return None
+        seen = True
+    return total if seen else None
+
+
+# --- dates -----------------------------------------------------------------------------------
+
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
+_MONTH_RX = (
+    r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+# OCR splits ordinals ("20t h day"); the day is 1-31 with an optional suffix.
+_DAY_RX = r"(?P<day>[0-3]?\d)\s?(?:s\s?t|n\s?d|r\s?d|t\s?h)?"
+_DATE_PATTERNS = [
+    # the 1st day of January, 2020
+    re.compile(
+        _DAY_RX + r"\s+day\s+of\s+" + _MONTH_RX + r",?\s+(?:in the year\s+)?(?P<year>\d{4})", re.I
+    ),
+    # January 1, 2020 / Jan. 1st 2020
+    re.compile(_MONTH_RX + r"\s+" + _DAY_RX + r",?\s+(?P<year>\d{4})\b", re.I),
+    # 1 January 2020
+    re.compile(r"\b" + _DAY_RX + r"\s+" + _MONTH_RX + r",?\s+(?P<year>\d{4})\b", re.I),
+    # 2020-01-31
+    re.compile(r"\b(?P<year>\d{4})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})\b"),
+    # 1/31/2020, 01-31-20, 11/15/12 (US order: CUAD's contracts are US filings)
+    re.compile(r"\b(?P<mnum>\d{1,2})[/.\-](?P<day>\d{1,2})[/.\-](?P<year>\d{4}|\d{2})\b"),
+    # January 2020 (a month without a day: shown as the month)
+    re.compile(_MONTH_RX + r",?\s+(?P<year>\d{4})\b", re.I),
+]
+
+
+def _month_number(name: str) -> int | None:
+    name = name.lower().rstrip(".")
+    for full, n in _MONTHS.items():
+        if full.startswith(name[:3]) and full.startswith(name):
+            return n
+    return None
+
+
+def extract_dates(text: str) -> list[Extracted]:
+    """Every date written in the text, in order of appearance (overlapping readings dropped)."""
+    found: list[Extracted] = []
+    taken: list[tuple[int, int]] = []
+    for rx in _DATE_PATTERNS:
+        for m in rx.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            parts = m.groupdict()
+            month = _month_number(parts["month"]) if parts.get("month") else int(parts["mnum"] or 0)
+            year = int(parts["year"])
+            if year < 100:
+                year += 2000 if year < 50 else 1900
+            day = int(parts["day"]) if parts.get("day") else 1
+            try:
+                value = dt.date(year, month or 0, day)
+            except ValueError:
+                continue
+            if not 1900 <= year <= 2100:
+                continue
+            display = (
+                value.isoformat() if parts.get("day") else f"{value:%B %Y}"
+            )  # a month alone is not a day
+            found.append(Extracted(value, display, m.start(), m.end()))
+            taken.append((m.start(), m.end()))
+    return sorted(found, key=lambda e: e.start)
+
+
+def extract_date(text: str) -> Extracted | None:
+    """The first date in the text."""
+    dates = extract_dates(text)
+    return dates[0] if dates else None
+
+
+# --- durations -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Duration:
+    number: int
+    unit: str  # day, business day, week, month, year
+    renews: bool = False  # "successive", "automatically renew", "year to year"
+
+    def __str__(self) -> str:
+        unit = self.unit + ("s" if self.number != 1 else "")
+        text = f"{self.number} {unit}"
+        return f"{text}, renewing" if self.renews else text
+
+
+_PERIOD_RX = re.compile(
+    r"\b(?:(?P<words>" + _NUMBER_WORD + r")[\s\-]*(?:\(\s*(?P<paren>\d{1,4})\s*\)[\s\-]*)?|"
+    r"(?P<digits>\d{1,4})[\s\-]*)"
+    r"(?P<business>(?:business|calendar|working)\s+)?"
+    r"(?P<unit>days?|weeks?|months?|years?|yrs?\.?|mos?\.?)\b",
+    re.I,
+)
+_YEARLY_RX = re.compile(
+    r"\b(?:year[- ]to[- ]year|yearly|annually|annual (?:basis|renewal)|month[- ]to[- ]month)\b",
+    re.I,
+)
+_RENEWS_RX = re.compile(
+    r"\b(?:successive|automatic(?:ally)?\s+(?:be\s+)?(?:renew|extend)|auto-?renew|"
+    r"renew\w*\s+automatically|evergreen|year[- ]to[- ]year|month[- ]to[- ]month)",
+    re.I,
+)
+_UNIT_NAMES = {"d": "day", "w": "week", "m": "month", "y": "year"}
+
+
+def extract_durations(text: str) -> list[Extracted]:
+    """Every period of time in the text ('three (3) years', "ninety (90) days' notice",
+    '12 months'), each marked as renewing when the text speaks of successive or automatic
+    renewal."""
+    renews = bool(_RENEWS_RX.search(text))
+    out = []
+    for m in _PERIOD_RX.finditer(text):
+        if m.group("paren"):
+            number: int | None = int(m.group("paren"))
+        elif m.group("digits"):
+            number = int(m.group("digits"))
+        else:
+            number = words_to_number(m.group("words") or "")
+        if number is None or number <= 0:
+            continue
+        # "a year" inside "each year" or "per year" is a rate, not a period.
+        if m.group("words") and m.group("words").lower() in ("a", "an"):
+            before = text[max(0, m.start() - 7) : m.start()].lower()
+            if re.search(r"\b(?:per|each|every|once|twice)\s*$", before):
+                continue
+        word = m.group("unit").lower()
+        unit = _UNIT_NAMES["m" if word.startswith("mo") else word[0]]
+        if m.group("business") and unit == "day":
+            unit = f"{m.group('business').split()[0].lower()} day"
+        out.append(Extracted(Duration(number, unit, renews), "", m.start(), m.end()))
+    if not out:
+        yearly = _YEARLY_RX.search(text)
+        if yearly:
+            unit = "month" if "month" in yearly.group(0).lower() else "year"
+            out.append(Extracted(Duration(1, unit, True), "", yearly.start(), yearly.end()))
+    return [Extracted(e.value, str(e.value), e.start, e.end) for e in out]
+
+
+def extract_duration(text: str) -> Extracted | None:
+    """The first period of time in the text."""
+    found = extract_durations(text)
+    return found[0] if found else None
+
+
+_PERPETUAL_RX = re.compile(
+    r"\b(?:perpetu\w+|in perpetuity|indefinite(?:ly)?|until terminated|unless and until "
+    r"terminated|until (?:such time as )?(?:it is |this agreement is )?terminated)\b",
+    re.I,
+)
+
+
+def extract_term_end(text: str) -> Extracted | None:
+    """When a term ends: a date, else a period ('five years from the Effective Date'), else
+    'perpetual' for a term that runs until terminated. The expiration column is a date column,
+    but contracts more often state the term as a period than as a date."""
+    date = extract_date(text)
+    if date is not None and re.search(
+        r"\b(?:expir|terminat|end|until|through|continu)\w*\b", text, re.I
+    ):
+        return date
+    period = extract_duration(text)
+    if period is not None:
+        return period
+    if date is not None:
+        return date
+    m = _PERPETUAL_RX.search(text)
+    if m:
+        return Extracted("perpetual", "perpetual (until terminated)", m.start(), m.end())
+    return None
+
+
+# --- amounts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    value: Decimal | None  # None for a relative amount ("twice the fees paid")
+    currency: str  # ISO-like code, "" when unknown
+    basis: str = ""  # what a relative amount is measured against
+
+    def __str__(self) -> str:
+        if self.value is None:
+            return self.basis
+        n = self.value
+        shown = f"{n:,.2f}".removesuffix(".00")
+        return f"{self.currency} {shown}".strip()
+
+
+_CURRENCY_SIGNS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "C$": "CAD"}
+_CURRENCY_CODES = r"USD|EUR|GBP|CAD|AUD|JPY|CHF|CNY|RMB|HKD|INR|US\s?Dollars?|dollars?"
+_SCALE = {"thousand": 1000, "million": 10**6, "billion": 10**9, "k": 1000, "m": 10**6}
+_AMOUNT_RX = re.compile(
+    r"(?:(?P<sign>US\$|C\$|\$|€|£|¥)\s?|(?P<code>" + _CURRENCY_CODES + r")\s?)"
+    r"(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s?(?P<scale>thousand|million|billion|[km])\b)?",
+    re.I,
+)
+_AMOUNT_AFTER_RX = re.compile(
+    r"(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s?(?P<scale>thousand|million|billion))?\s+(?P<code>" + _CURRENCY_CODES + r")\b",
+    re.I,
+)
+_RELATIVE_RX = re.compile(
+    r"\b(?P<times>(?:one|two|three|four|five|ten|twice|double|triple|\d+(?:\.\d+)?)"
+    r"(?:\s*\(\d+(?:\.\d+)?\))?\s*(?:times|x)?|\d+(?:\.\d+)?\s?%|[a-z\-]+ percent(?:\s\(\d+%\))?)"
+    r"\s+(?:of\s+)?(?:the\s+)?(?:(?:total|aggregate|amount of(?: the)?)\s+)?"
+    r"(?P<basis>(?:fees?|amounts?|charges?|sums?|price|consideration|payments?)\s+"
+    r"(?:paid|payable|received|actually paid|due)[^.;]{0,80})",
+    re.I,
+)
+
+
+def _code(raw: str) -> str:
+    raw = raw.upper().replace(" ", "")
+    if raw.startswith("US") or raw.startswith("DOLLAR"):
+        return "USD"
+    return "CNY" if raw == "RMB" else raw
+
+
+def extract_amounts(text: str) -> list[Extracted]:
+    """Sums of money ('$5,000,000', 'USD 1 million', '250,000 dollars') and amounts stated
+    relative to another ('twice the fees paid in the preceding twelve months')."""
+    out: list[Extracted] = []
+    for rx in (_AMOUNT_RX, _AMOUNT_AFTER_RX):
+        for m in rx.finditer(text):
+            if any(e.start < m.end() and m.start() < e.end for e in out):
+                continue
+            parts = m.groupdict()
+            try:
+                value = Decimal(parts["number"].replace(",", ""))
+            except InvalidOperation:
+                continue
+            scale = (parts.get("scale") or "").lower()
+            value *= _SCALE.get(scale, 1)
+            sign = parts.get("sign")
+            currency = _CURRENCY_SIGNS.get(sign, "") if sign else _code(parts.get("code") or "")
+            amount = Amount(value, currency)
+            out.append(Extracted(amount, str(amount), m.start(), m.end()))
+    for m in _RELATIVE_RX.finditer(text):
+        if any(e.start < m.end() and m.start() < e.end for e in out):
+            continue
+        basis = " ".join(m.group(0).split()).rstrip(" ,")
+        amount = Amount(None, "", basis)
+        out.append(Extracted(amount, basis, m.start(), m.end()))
+    return sorted(out, key=lambda e: e.start)
+
+
+def extract_amount(text: str) -> Extracted | None:
+    """The largest fixed sum in the text (a cap is usually the largest figure in its clause),
+    else the first relative amount."""
+    found = extract_amounts(text)
+    fixed = [e for e in found if e.value.value is not None]  # type: ignore[attr-defined]
+    if fixed:
+        return max(fixed, key=lambda e: (e.value.value, -e.start))  # type: ignore[attr-defined]
+    return found[0] if found else None
+
+
+# --- parties ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    name: str
+    role: str  # the short name the agreement gives it ("Company"), "" when none
+
+
+_QUOTED = r"[\"“”'‘’]{1,2}"
+_ROLE_RX = re.compile(
+    r"\(\s*(?:(?:hereinafter|hereafter)\s+)?(?:(?:referred\s+to\s+)?(?:as|called)\s+)?"
+    r"(?:the\s+)?" + _QUOTED + r"(?P<role>[^\"“”'’()]{1,60}?)" + _QUOTED + r"[^)]{0,80}\)",
+    re.I,
+)
+_ENTITY_SUFFIX = (
+    r"(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LP|L\.P|LLP|PLC|"
+    r"GmbH|AG|S\.A|SA|N\.V|B\.V|AB|SE|S\.p\.A|S\.A\.S|Pty|Pte|Trust|Partners|Bank|N\.A)\.?"
+)
+_BETWEEN_RX = re.compile(r"\b(?:by\s+and\s+)?(?:between|among|amongst)\s*:?\s+", re.I)
+
+
+def _clean_name(raw: str) -> str:
+    raw = re.sub(r"\s+", " ", raw).strip(" ,;:\n\t")
+    # Drop the description after the name: ", a Delaware corporation", ", with offices at ...".
+    m = re.match(
+        r"(.+?" + _ENTITY_SUFFIX + r")(?=[\s,(]|$)",
+        raw,
+    )
+    name = m.group(1) if m else re.split(r",\s+(?:an?|the|with|having|whose|located)\b", raw)[0]
+    # Enumerators and joining words a preamble puts before a name: "(1)", "- and -", "AND:".
+    name = re.sub(
+        r"^(?:\(?\d{1,2}\)|\(?[a-h]\)|[-\s]*and[-:\s]+|the\s+|[-:\s]+)+",
+        "",
+        name.strip(" ,;:"),
+        flags=re.I,
+    )
+    return name.strip(" ,;:")
+
+
+def extract_parties(text: str) -> Extracted | None:
+    """The parties named in a preamble: 'between X, a Delaware corporation ("Company"), and Y
+    ("Supplier")' -> [Party('X', 'Company'), Party('Y', 'Supplier')]. Each party is read as the
+    words before the parenthesis that gives its short name; without short names, the two sides
+    of 'between X and Y'."""
+    between = _BETWEEN_RX.search(text)
+    origin = between.end() if between else 0
+    body = text[origin:]
+    parties: list[Party] = []
+    cursor = 0
+    for m in _ROLE_RX.finditer(body):
+        role = " ".join(m.group("role").split())
+        chunk = body[cursor : m.start()]
+        # The name is the last clause before the parenthesis: after a preceding "and" or ";".
+        pieces = re.split(r"(?:;|\band\b(?=\s+[A-Z0-9]))", chunk)
+        name = _clean_name(pieces[-1]) if pieces else ""
+        cursor = m.end()
+        if not name or name.lower() == role.lower() or len(name) > 120:
+            continue
+        if role.lower() in ("agreement", "effective date", "parties", "party"):
+            continue
+        parties.append(Party(name, role))
+        if len(parties) >= 6:
+            break
+    if not parties and between:
+        m = re.match(
+            r"(.{3,150}?)\s+and\s+(.{3,150}?)(?:[.;]|\s+(?:whereas|recitals)\b|$)",
+            body,
+            re.I | re.S,
+        )
+        if m:
+            parties = [Party(_clean_name(m.group(1)), ""), Party(_clean_name(m.group(2)), "")]
+            parties = [p for p in parties if p.name]
+    if not parties:
+        return None
+    display = "; ".join(f"{p.name} ({p.role})" if p.role else p.name for p in parties)
+    return Extracted(parties, display, origin, len(text))
+
+
+# --- jurisdictions ---------------------------------------------------------------------------
+
+_US_STATES = (
+    "Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia "
+    "Hawaii Idaho Illinois Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts "
+    "Michigan Minnesota Mississippi Missouri Montana Nebraska Nevada Ohio Oklahoma Oregon "
+    "Pennsylvania Tennessee Texas Utah Vermont Virginia Washington Wisconsin Wyoming"
+).split() + [
+    "New Hampshire",
+    "New Jersey",
+    "New Mexico",
+    "New York",
+    "North Carolina",
+    "North Dakota",
+    "Rhode Island",
+    "South Carolina",
+    "South Dakota",
+    "West Virginia",
+    "District of Columbia",
+]
+_PLACES = _US_STATES + [
+    "England and Wales",
+    "England",
+    "Scotland",
+    "Ireland",
+    "Northern Ireland",
+    "Ontario",
+    "Quebec",
+    "British Columbia",
+    "Alberta",
+    "Canada",
+    "Hong Kong",
+    "Singapore",
+    "Switzerland",
+    "Germany",
+    "France",
+    "the Netherlands",
+    "Netherlands",
+    "Sweden",
+    "Israel",
+    "Japan",
+    "Korea",
+    "India",
+    "Australia",
+    "New South Wales",
+    "Victoria",
+    "the People's Republic of China",
+    "People's Republic of China",
+    "China",
+    "Taiwan",
+    "Luxembourg",
+    "Belgium",
+    "Spain",
+    "Italy",
+    "Denmark",
+    "Norway",
+    "Finland",
+    "Bermuda",
+    "the Cayman Islands",
+    "Cayman Islands",
+    "the British Virgin Islands",
+    "Puerto Rico",
+    "the United States",
+    "United States",
+    "PRC",
+]
+# "Swiss law", "English law": the adjective names the place.
+_ADJECTIVES = {
+    "swiss": "Switzerland",
+    "english": "England",
+    "german": "Germany",
+    "french": "France",
+    "dutch": "the Netherlands",
+    "israeli": "Israel",
+    "japanese": "Japan",
+    "chinese": "China",
+    "canadian": "Canada",
+    "irish": "Ireland",
+    "singapore": "Singapore",
+    "hong kong": "Hong Kong",
+}
+_ADJECTIVE_RX = re.compile(
+    r"\b(?P<place>" + "|".join(_ADJECTIVES) + r")\s+(?:substantive\s+)?law\b", re.I
+)
+_PLACE_RX = "|".join(re.escape(p) for p in sorted(_PLACES, key=len, reverse=True))
+_LAW_RX = re.compile(
+    r"\blaws?\s+(?:in\s+force\s+in\s+|of\s+)(?:the\s+)?"
+    r"(?:(?:State|Commonwealth|Province|Republic|Kingdom|Federal Republic|Canton)\s+of\s+)?"
+    r"(?:the\s+)?(?P<place>" + _PLACE_RX + r")\b",
+    re.I,
+)
+_ANY_PLACE_RX = re.compile(
+    r"(?:(?:State|Commonwealth|Province)\s+of\s+)?(?P<place>" + _PLACE_RX + r")\b", re.I
+)
+_CANONICAL = {p.lower(): p for p in _PLACES}
+_GOVERNING_RX = re.compile(r"\b(?:govern|constru|interpret|laws? of)\w*", re.I)
+
+
+# "a corporation organized under the laws of Colorado" says where a party was formed, not which
+# law governs the agreement: a preamble names both parties' states this way.
+_INCORPORATION_RX = re.compile(
+    r"\b(?:organi[sz]ed|incorporated|existing|formed|registered|chartered|domiciled)\b[^.;]{0,40}$",
+    re.I,
+)
+
+
+def _incorporation(text: str, at: int) -> bool:
+    return bool(_INCORPORATION_RX.search(text[max(0, at - 70) : at]))
+
+
+def extract_jurisdiction(text: str) -> Extracted | None:
+    """The law a governing-law clause chooses: 'the laws of the State of New York' -> 'New
+    York'. Prefers a place named right after 'laws of'; else the first place in a sentence
+    that speaks of governing or construing (courts of one place may sit beside the law of
+    another, so 'laws of' wins)."""
+    m = next((m for m in _LAW_RX.finditer(text) if not _incorporation(text, m.start())), None)
+    if m is None:
+        adjective = _ADJECTIVE_RX.search(text)
+        if adjective:
+            place = _ADJECTIVES[adjective.group("place").lower()]
+            return Extracted(place, place, adjective.start("place"), adjective.end("place"))
+    if m is None and _GOVERNING_RX.search(text):
+        m = next(
+            (m for m in _ANY_PLACE_RX.finditer(text) if not _incorporation(text, m.start())), None
+        )
+    if m is None:
+        return None
+    found = " ".join(m.group("place").split())
+    place = re.sub(r"^the\s+", "", _CANONICAL.get(found.lower(), found), flags=re.I)
+    return Extracted(place, place, m.start("place"), m.end("place"))
+
+
+# --- by column type --------------------------------------------------------------------------
+
+Extractor = Callable[[str], "Extracted | None"]
+
+# Preset columns whose type needs a particular reading (an expiration date is often a period).
+BY_KEY: dict[str, Extractor] = {
+    "governing law": extract_jurisdiction,
+    "expiration date": extract_term_end,
+    "parties": extract_parties,
+}
+BY_TYPE: dict[str, Extractor] = {
+    "date": extract_date,
+    "duration": extract_duration,
+    "amount": extract_amount,
+    "party": extract_parties,
+}
+
+
+def extractor_for(key: str, type_: str) -> Extractor | None:
+    """The extractor for a column, by its key when it is a known one, else by its answer type;
+    None for clause, yes/no and free-text columns, whose value is the quotation itself."""
+    return BY_KEY.get(key.lower()) or BY_TYPE.get(type_)

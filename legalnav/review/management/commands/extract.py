@@ -1,0 +1,104 @@
+"""The review grid's measurement door: ``manage.py extract --json`` (RETRIEVE-PROTOCOL.md, second
+half).
+
+Reads one JSON request a line on stdin (a document and the grid's columns), writes one JSON
+response a line on stdout (one cell per column), in the same order; logs go to stderr; exit
+status 0 whatever the lines hold. Documents are indexed ad hoc into the same content-hash cache
+as ``retrieve --json`` (``retrieval.adhoc``), never into a user's matter. No network and no API
+key: the only mode is the offline filler (fill.py).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+from legalnav.retrieval.adhoc import DoorCommand
+from legalnav.review.columns import ANSWER_TYPES, Column, column_from_request
+from legalnav.review.fill import fill_document
+
+logger = logging.getLogger(__name__)
+MODES = ("offline",)
+
+
+class RequestError(ValueError):
+    pass
+
+
+def parse_columns(raw: object) -> list[Column]:
+    """The request's columns, checked: each needs a key, a question and a known type, and keys
+    are unique (a grid has one cell per column)."""
+    if not isinstance(raw, list) or not raw:
+        raise RequestError("'columns' must be a non-empty list of {key, question, type}")
+    columns: list[Column] = []
+    seen: set[str] = set()
+    for n, item in enumerate(raw):
+        if not isinstance(item, dict):
+            raise RequestError(f"column {n}: must be an object with key, question and type")
+        key, question, type_ = item.get("key"), item.get("question", ""), item.get("type", "clause")
+        if not isinstance(key, str) or not key.strip():
+            raise RequestError(f"column {n}: 'key' must be a non-empty string")
+        if not isinstance(question, str):
+            raise RequestError(f"column {key!r}: 'question' must be a string")
+        if type_ not in ANSWER_TYPES:
+            raise RequestError(
+                f"column {key!r}: 'type' {type_!r} is not one of {', '.join(ANSWER_TYPES)}"
+            )
+        if key in seen:
+            raise RequestError(f"column {key!r} appears twice")
+        seen.add(key)
+        if not question.strip():
+            question = key  # a bare key ("Governing Law") is a question of sorts
+        columns.append(column_from_request(key, question, type_))
+    return columns
+
+
+class Command(DoorCommand):
+    help = "Fill review-grid cells (JSON lines on stdin) with typed, quoted, scored answers."
+    cache_help = (
+        "Folder for the per-document indexes, shared with `retrieve --json` (default "
+        "settings.LEGALNAV_RETRIEVE_CACHE, var/retrieve-cache)."
+    )
+    # Each document's index and vectors are written as soon as they exist, so a batch cut
+    # short still leaves the documents it read indexed for the next one.
+    flush_every = 1
+
+    def answer(self, raw: str, started: float) -> dict[str, object]:
+        ident: object = None
+        try:
+            try:
+                request = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise RequestError(f"not a JSON object: {exc.msg}") from exc
+            if not isinstance(request, dict):
+                raise RequestError("each line must be a JSON object")
+            ident = request.get("id")
+            path = request.get("document")
+            if not isinstance(path, str) or not path:
+                raise RequestError("'document' must be the path of a UTF-8 text file")
+            mode = request.get("mode", "offline")
+            if mode not in MODES:
+                raise RequestError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+            columns = parse_columns(request.get("columns"))
+            retriever = self.adhoc.retriever([path])
+            cells = fill_document(text=self.adhoc.text(path), retriever=retriever, columns=columns)
+            return {
+                "id": ident,
+                "cells": [cell.as_json() for cell in cells],
+                "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+            }
+        except (RequestError, ValueError, OSError, UnicodeDecodeError) as exc:
+            return self._error(ident, str(exc), started)
+        except Exception as exc:  # every line gets an answer, whatever went wrong
+            logger.exception("extract failed for %r", ident)
+            return self._error(ident, f"{exc.__class__.__name__}: {exc}", started)
+
+    @staticmethod
+    def _error(ident: object, message: str, started: float) -> dict[str, object]:
+        return {
+            "id": ident,
+            "cells": [],
+            "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+            "error": message,
+        }

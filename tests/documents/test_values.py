@@ -1,0 +1,196 @@
+"""Typed extractors: the forms contracts write values in, then their hit rate and accuracy on the
+gold spans of the CUAD dev contracts (read from the shared data at test time)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from legalnav.documents.parsing import values as X
+from tests.review.cuad import contract_text, dev_gold
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("made as of the 1st day of January, 2020 by", dt.date(2020, 1, 1)),
+        ("dated January 1, 2020", dt.date(2020, 1, 1)),
+        ("signed 1/1/2020 at", dt.date(2020, 1, 1)),
+        ("effective 15 March 2019", dt.date(2019, 3, 15)),
+        ("this 20t h day of November, 2018", dt.date(2018, 11, 20)),
+        ("on Sept. 3, 2004", dt.date(2004, 9, 3)),
+    ],
+)
+def test_dates(text, expected):
+    found = X.extract_date(text)
+    assert found is not None and found.value == expected
+    assert found.display == expected.isoformat()
+
+
+def test_no_date_in_a_blank_or_a_bare_number():
+    assert X.extract_date("this ____ day of ________, 20__") is None
+    assert X.extract_date("Section 12.3 of the agreement") is None
+
+
+@pytest.mark.parametrize(
+    "text, number, unit, renews",
+    [
+        ("for a term of three (3) years", 3, "year", False),
+        ("upon ninety (90) days' notice", 90, "day", False),
+        ("within 30 business days", 30, "business day", False),
+        ("renews automatically for successive one-year periods", 1, "year", True),
+        ("and continues on a year-to-year basis thereafter", 1, "year", True),
+        ("a period of twenty-four months", 24, "month", False),
+    ],
+)
+def test_durations(text, number, unit, renews):
+    found = X.extract_duration(text)
+    assert found is not None
+    assert (found.value.number, found.value.unit, found.value.renews) == (number, unit, renews)
+
+
+def test_a_rate_is_not_a_period_and_perpetual_terms():
+    assert X.extract_duration("fees payable once a year") is None
+    found = X.extract_term_end("shall continue until terminated as provided herein")
+    assert found is not None and found.value == "perpetual"
+    found = X.extract_term_end("shall expire on July 22, 2016 unless renewed")
+    assert found is not None and found.value == dt.date(2016, 7, 22)
+
+
+@pytest.mark.parametrize(
+    "text, value, currency",
+    [
+        ("shall not exceed $5,000,000 in the aggregate", Decimal(5_000_000), "USD"),
+        ("a cap of USD 1 million", Decimal(1_000_000), "USD"),
+        ("liability limited to EUR 250,000.50", Decimal("250000.50"), "EUR"),
+        ("up to 2.5 million dollars", Decimal(2_500_000), "USD"),
+    ],
+)
+def test_amounts(text, value, currency):
+    found = X.extract_amount(text)
+    assert found is not None and found.value.value == value and found.value.currency == currency
+
+
+def test_relative_amounts_and_the_largest_sum():
+    found = X.extract_amount("shall not exceed twice the fees paid by Customer in the prior year")
+    assert found is not None and found.value.value is None
+    assert found.display.startswith("twice the fees paid")
+    found = X.extract_amount("$10,000 per claim and $1,000,000 in the aggregate")
+    assert found is not None and found.value.value == Decimal(1_000_000)
+
+
+def test_parties_from_a_preamble():
+    text = (
+        "This Supply Agreement is made by and between Acme Widgets, Inc., a Delaware corporation "
+        '("Company"), and Globex Ltd. ("Supplier").'
+    )
+    found = X.extract_parties(text)
+    assert found is not None
+    assert [(p.name, p.role) for p in found.value] == [
+        ("Acme Widgets, Inc.", "Company"),
+        ("Globex Ltd.", "Supplier"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, place",
+    [
+        ("governed by the laws of the State of New York, without regard", "New York"),
+        ("THE INTERNAL LAWS OF THE STATE OF DELAWARE", "Delaware"),
+        ("construed under the laws of England and Wales", "England and Wales"),
+        ("governed by Swiss law", "Switzerland"),
+        ("the laws of the Commonwealth of Massachusetts", "Massachusetts"),
+    ],
+)
+def test_jurisdictions(text, place):
+    found = X.extract_jurisdiction(text)
+    assert found is not None and found.value == place
+
+
+def test_no_jurisdiction_without_one():
+    assert X.extract_jurisdiction("Notices shall be sent by registered mail.") is None
+
+
+# --- on the dev gold spans -------------------------------------------------------------------
+
+
+def _rate(category: str, extractor) -> tuple[float, list]:  # type: ignore[no-untyped-def]
+    rows = dev_gold(category)
+    assert rows, category
+    results = [(r, extractor(" ".join(texts))) for r, texts in rows]
+    return sum(1 for _, e in results if e is not None) / len(results), results
+
+
+def _gold_date(answer: str) -> dt.date | None:
+    try:
+        month, day, year = (int(x) for x in answer.split("/"))
+    except ValueError:
+        return None
+    return dt.date(year + (2000 if year < 50 else 1900), month, day)
+
+
+@pytest.mark.parametrize("category", ["Agreement Date", "Effective Date"])
+def test_dates_on_dev_gold(category):
+    """Most gold date spans yield a date (the rest are blanks such as '____, 2015'), and every
+    date read agrees with CUAD's normalised answer."""
+    rate, results = _rate(category, X.extract_date)
+    assert rate >= 0.8, rate
+    judged = [
+        (e.value, _gold_date(r["answer"])) for r, e in results if e and _gold_date(r["answer"])
+    ]
+    assert len(judged) >= 20
+    assert sum(a == b for a, b in judged) / len(judged) >= 0.95
+
+
+def test_governing_law_on_dev_gold():
+    rate, results = _rate("Governing Law", X.extract_jurisdiction)
+    assert rate >= 0.9, rate
+    named = [(e.value, r["answer"]) for r, e in results if e]
+    right = sum(1 for place, answer in named if place.split(" and ")[0].lower() in answer.lower())
+    assert right / len(named) >= 0.9
+
+
+@pytest.mark.parametrize(
+    "category, extractor, floor",
+    [
+        ("Expiration Date", X.extract_term_end, 0.7),
+        ("Renewal Term", X.extract_duration, 0.7),
+        ("Notice Period To Terminate Renewal", X.extract_duration, 0.7),
+    ],
+)
+def test_periods_on_dev_gold(category, extractor, floor):
+    rate, _ = _rate(category, extractor)
+    assert rate >= floor, rate
+
+
+def test_parties_on_dev_gold():
+    """The preamble up to the last gold party name yields parties, and at least one of the names
+    read is one of CUAD's for most contracts."""
+    rows = dev_gold("Parties")
+    right = read = 0
+    for r, _ in rows:
+        text = contract_text(r["doc"])
+        ends = [s["end"] for s in r["spans"] if s.get("end") and s["end"] < 4000]
+        found = X.extract_parties(text[: max(ends) + 200] if ends else text[:3000])
+        if found is None:
+            continue
+        read += 1
+        answer = r["answer"].lower()
+        right += any(p.name.lower()[:12] in answer for p in found.value)
+    assert read / len(rows) >= 0.9 and right / read >= 0.85
+
+
+def test_where_a_party_was_formed_is_not_the_governing_law():
+    text = (
+        "Acme, a corporation organized under the laws of the State of Colorado, and Beta, a "
+        "company existing under the laws of Nevada. This Agreement shall be interpreted "
+        "according to the laws of the State of Texas."
+    )
+    found = X.extract_jurisdiction(text)
+    assert found is not None and found.value == "Texas"
+    assert (
+        X.extract_jurisdiction("Acme, a corporation incorporated under the laws of Delaware")
+        is None
+    )

@@ -1,0 +1,62 @@
+"""The CUAD preset: 41 columns keyed exactly as CUAD's gold, in our own words, with valid types."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from legalnav.evaluation.gold import cuad_descriptions
+from legalnav.review.columns import (
+    ANSWER_TYPES,
+    CUAD_COLUMNS,
+    Column,
+    column_from_request,
+    compiled_cues,
+    preset_column,
+)
+from tests.review.cuad import cuad_dir, gold_rows
+
+
+def test_forty_one_unique_columns_keyed_as_the_gold():
+    keys = [c.key for c in CUAD_COLUMNS]
+    assert len(keys) == 41 and len(set(keys)) == 41
+    assert set(keys) == {r["category"] for r in gold_rows()}
+    assert all(c.type in ANSWER_TYPES for c in CUAD_COLUMNS)
+    assert all(c.question.endswith("?") and c.description for c in CUAD_COLUMNS)
+    # The typed columns the grid shows as values rather than quotations.
+    types = {c.key: c.type for c in CUAD_COLUMNS}
+    assert types["Governing Law"] == "text" and types["Parties"] == "party"
+    assert types["Expiration Date"] == "date" and types["Renewal Term"] == "duration"
+    assert types["Cap On Liability"] == "amount" and types["Anti-Assignment"] == "yes_no"
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def test_questions_and_descriptions_are_not_cuads():
+    """No question or description repeats a run of eight words from CUAD's README."""
+    readme = " ".join(_words(" ".join(cuad_descriptions(cuad_dir().parent).values())))
+    for column in CUAD_COLUMNS:
+        for text in (column.question, column.description):
+            words = _words(text)
+            for i in range(len(words) - 7):
+                assert " ".join(words[i : i + 8]) not in readme, (column.key, text)
+
+
+def test_cues_compile_and_aliases_resolve():
+    for column in CUAD_COLUMNS:
+        for rx in compiled_cues(column):
+            assert rx.pattern
+    assert preset_column("notice to terminate renewal").key == "Notice Period To Terminate Renewal"
+    assert preset_column("CAP ON LIABILITY").key == "Cap On Liability"
+    assert preset_column("Who pays the lawyers") is None
+    mine = column_from_request("Governing Law", "Whose law applies?", "clause")
+    assert mine.question == "Whose law applies?" and mine.type == "clause" and mine.cues
+    assert column_from_request("Mine", "What is the fee?", "amount").cues == ()
+
+
+def test_a_column_refuses_an_unknown_type():
+    with pytest.raises(ValueError, match="banana"):
+        Column("x", "What?", "banana")
