@@ -44,6 +44,8 @@ urlpatterns = [
     ),
     # Ask, answers, history, compare, memos (legalnav/answers/urls.py).
     path("", include("legalnav.answers.urls")),
+    # Review grids: documents x questions, one quoted cell each (legalnav/review/urls.py).
+    path("", include("legalnav.review.urls")),
     path("", include("legalnav.evaluation.urls")),
     path("api/", include("legalnav.api.urls")),
     path("settings/api-tokens/", include("legalnav.api.page_urls")),

@@ -14,7 +14,7 @@ from django.urls import reverse
 from ninja import File, Form, Query, Status, UploadedFile
 from pydantic import Field, WithJsonSchema
 
-from legalnav.api import schemas, selectors, services
+from legalnav.api import grids, schemas, selectors, services
 from legalnav.api.errors import MAX_ID
 from legalnav.api.http import ApiRequest, BearerToken, api, upload_checks
 from legalnav.api.search import matter_search
@@ -280,6 +280,81 @@ def queries_cancel(request: ApiRequest, matter_id: PathId, query_id: PathId) -> 
     return services.question_stop(
         user=request.auth, matter_id=matter_id, query_id=query_id, via=VIA
     )
+
+
+# --- review grids ----------------------------------------------------------------------------
+
+
+@api.post(
+    "/v1/matters/{matter_id}/grids",
+    summary="Make a review grid (documents x questions) and fill it in the background; poll it",
+    tags=["grids"],
+    response={202: grids.GridOut, (400, 401, 403, 404, 422, 429, 503): Err},
+)
+def grids_create(
+    request: ApiRequest, response: HttpResponse, matter_id: PathId, body: grids.GridCreateBody
+) -> Status[grids.GridOut]:
+    result = grids.grid_create(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+    response["Location"] = reverse("api:grids_detail", args=[result.matter_id, result.id])
+    return Status(202, result)
+
+
+@api.get(
+    "/v1/matters/{matter_id}/grids",
+    summary="The matter's review grids, newest first (without documents, columns or cells)",
+    tags=["grids"],
+    response={200: grids.GridPage, E_READ: Err},
+)
+def grids_list(
+    request: ApiRequest, matter_id: PathId, query: Query[schemas.PageParams]
+) -> schemas.Paged:
+    page = grids.grid_page(user=request.auth, matter_id=matter_id, params=query)
+    return _with_next(request, page)
+
+
+@api.get(
+    "/v1/matters/{matter_id}/grids/{grid_id}",
+    summary="A review grid: its job's status and progress (cells done of total), documents, "
+    "columns and cost estimate",
+    tags=["grids"],
+    response={200: grids.GridOut, (401, 404): Err},
+)
+def grids_detail(request: ApiRequest, matter_id: PathId, grid_id: PathId) -> grids.GridOut:
+    return grids.grid_detail(user=request.auth, matter_id=matter_id, grid_id=grid_id)
+
+
+@api.get(
+    "/v1/matters/{matter_id}/grids/{grid_id}/cells",
+    summary="A grid's cells: value, quotations with citations and verdicts, confidence, review",
+    tags=["grids"],
+    response={200: grids.CellPage, E_READ: Err},
+)
+def grids_cells(
+    request: ApiRequest, matter_id: PathId, grid_id: PathId, query: Query[grids.CellListParams]
+) -> schemas.Paged:
+    page = grids.cell_page(user=request.auth, matter_id=matter_id, grid_id=grid_id, params=query)
+    return _with_next(request, page)
+
+
+@api.post(
+    "/v1/matters/{matter_id}/grids/{grid_id}/retry",
+    summary="Resume a failed, cancelled or stalled grid: only the missing cells are filled",
+    tags=["grids"],
+    response={202: grids.GridOut, (401, 403, 404, 409, 503): Err},
+)
+def grids_retry(request: ApiRequest, matter_id: PathId, grid_id: PathId) -> Status[grids.GridOut]:
+    result = grids.grid_resume(user=request.auth, matter_id=matter_id, grid_id=grid_id, via=VIA)
+    return Status(202, result)
+
+
+@api.post(
+    "/v1/matters/{matter_id}/grids/{grid_id}/cancel",
+    summary="Stop a queued or running grid (the cells filled so far are kept)",
+    tags=["grids"],
+    response={200: grids.GridOut, (401, 403, 404, 409): Err},
+)
+def grids_cancel(request: ApiRequest, matter_id: PathId, grid_id: PathId) -> grids.GridOut:
+    return grids.grid_stop(user=request.auth, matter_id=matter_id, grid_id=grid_id, via=VIA)
 
 
 # --- evaluation runs --------------------------------------------------------------------------

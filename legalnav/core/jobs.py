@@ -76,7 +76,7 @@ PASS_THROUGH: tuple[type[BaseException], ...] = (JobLost, *TRANSIENT)
 class JobSpec:
     """What the lifecycle needs to know about one kind of job."""
 
-    kind: str  # "document" | "question" | "evaluation": the name in URLs, the API and MCP
+    kind: str  # "document" | "question" | "grid" | "evaluation": the name in URLs, API and MCP
     model: str  # app_label.ModelName
     task: str  # the Celery task that runs it (takes the row id)
     execute: str  # dotted path of ``fn(pk, owner) -> str``: claims, works, finishes
@@ -118,6 +118,13 @@ SPECS: dict[str, JobSpec] = {
         execute="legalnav.answers.services.query_answer_job",
         noun="Answering",
         done="answered",
+    ),
+    "grid": JobSpec(
+        kind="grid",
+        model="review.Grid",
+        task="legalnav.review.tasks.fill_grid",
+        execute="legalnav.review.services.grid_fill_job",
+        noun="Filling the grid",
     ),
     "evaluation": JobSpec(
         kind="evaluation",
@@ -749,5 +756,8 @@ def time_limits(kind: str) -> dict[str, int]:
         "document": settings.TASK_SOFT_TIME_LIMIT_INDEX,
         "question": settings.TASK_SOFT_TIME_LIMIT_ANSWER,
         "evaluation": settings.TASK_SOFT_TIME_LIMIT_EVALUATION,
+        # A grid resumes where it stopped (cells are kept as each document finishes), so the
+        # evaluation run's long limit fits it: 40 contracts x 41 columns is minutes, not hours.
+        "grid": settings.TASK_SOFT_TIME_LIMIT_EVALUATION,
     }[kind]
     return {"soft_time_limit": soft, "time_limit": soft + settings.TASK_HARD_TIME_LIMIT_GRACE}

@@ -93,6 +93,10 @@ class AuditEvent(models.Model):
         # A staff user opened a matter they are not a member of (LEGALNAV_STAFF_SEE_ALL_MATTERS);
         # recorded at most once per user and matter per STAFF_ACCESS_EVERY (matters.access).
         STAFF_ACCESS = "staff_access", "Viewed as staff (not a member)"
+        # The review grid (legalnav.review.actions).
+        GRID_CREATED = "grid_created", "Created review grid"
+        CELL_REVIEWED = "cell_reviewed", "Reviewed grid cell"
+        COLUMN_SAVED = "column_saved", "Saved review column"
 
     # Empty for what belongs to no matter: evaluation runs score gold sets, never a matter's
     # documents, and their start, retry and cancel are audited all the same.

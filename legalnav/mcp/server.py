@@ -31,7 +31,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.types import Resource as MCPResource
 from pydantic import AnyHttpUrl, Field
 
-from legalnav.api import schemas, selectors, services
+from legalnav.api import grids, schemas, selectors, services
 from legalnav.api.errors import ApiError
 from legalnav.api.search import matter_search
 from legalnav.api.tokens import TokenInvalid, api_token_authenticate, api_token_user
@@ -59,8 +59,11 @@ DocumentId = Annotated[
     int, Field(ge=1, le=2**63 - 1, description="A document id (list_documents).")
 ]
 JobKind = Annotated[
-    Literal["document", "question", "evaluation"],
-    Field(description="document (indexing), question (answering) or evaluation (a run)."),
+    Literal["document", "question", "grid", "evaluation"],
+    Field(
+        description="document (indexing), question (answering), grid (filling a review grid) "
+        "or evaluation (a run)."
+    ),
 ]
 Limit = Annotated[int, Field(ge=1, le=100, description="Items per page.")]
 Offset = Annotated[int, Field(ge=0, le=1_000_000, description="Items to skip (next_offset).")]
@@ -171,6 +174,7 @@ def build_server(
     _provision_tools(server, call)
     _question_tools(server, call)
     _job_tools(server, call)
+    _grid_tools(server, call)
     _resources(server, call)
     return server
 
@@ -331,6 +335,77 @@ def _question_tools(server: MCPServer, call: Caller) -> None:
         return call(ctx, lambda user: _wait(user, matter_id, query_id, wait_seconds))
 
 
+def _grid_tools(server: MCPServer, call: Caller) -> None:
+    """Review grids: make one, poll it, read its cells (the API's functions)."""
+
+    @server.tool(title="Create a review grid")
+    def create_grid(
+        ctx: Context,
+        matter_id: MatterId,
+        columns: Annotated[list[grids.GridColumnIn], Field(max_length=60)] = [],  # noqa: B006
+        preset: Literal["cuad"] | None = None,
+        document_ids: Annotated[list[int] | None, Field(max_length=200)] = None,
+        title: Annotated[str, Field(max_length=200)] = "",
+        mode: Literal["offline", "claude"] = "offline",
+    ) -> grids.GridOut:
+        """Put the same questions (columns) to every document of a matter (or those named):
+        each cell gets a typed value with its verbatim quotation cited as [D3:s9.10], a
+        confidence, or "not found". preset "cuad" adds CUAD's 41 clause categories. Filled in
+        the background: poll get_grid, then read get_grid_cells."""
+
+        def run(user: object) -> grids.GridOut:
+            try:
+                body = grids.GridCreateBody(
+                    title=title, preset=preset, columns=columns, document_ids=document_ids,
+                    mode=mode,
+                )  # fmt: skip
+            except ValueError as exc:
+                raise ApiError(422, "invalid", str(exc)) from None
+            return grids.grid_create(user=user, matter_id=matter_id, body=body, via=VIA)
+
+        return call(ctx, run)
+
+    @server.tool(title="Get a review grid")
+    def get_grid(
+        ctx: Context,
+        matter_id: MatterId,
+        grid_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        wait_seconds: Wait = 0.0,
+    ) -> grids.GridOut:
+        """A grid's status and progress (cells done of total), documents, columns and cost
+        estimate; waits up to wait_seconds for it to finish."""
+
+        def run(user: object) -> grids.GridOut:
+            deadline = time.monotonic() + min(wait_seconds, MAX_WAIT_SECONDS)
+            while True:
+                out = grids.grid_detail(user=user, matter_id=matter_id, grid_id=grid_id)
+                if out.status not in ("queued", "running") or time.monotonic() >= deadline:
+                    return out
+                time.sleep(POLL_SECONDS)
+
+        return call(ctx, run)
+
+    @server.tool(title="Get a review grid's cells")
+    def get_grid_cells(
+        ctx: Context,
+        matter_id: MatterId,
+        grid_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        show: grids.CellFilter = "",
+        limit: Limit = 25,
+        offset: Offset = 0,
+    ) -> grids.CellPage:
+        """A grid's cells: the value (a reviewer's correction first), the verbatim
+        quotations with their citations and verdicts, the confidence, what was searched when
+        not found. show: not_found, low (confidence < 0.5), reviewed or unreviewed."""
+        params = grids.CellListParams(show=show, limit=limit, offset=offset)
+        return call(
+            ctx,
+            lambda user: grids.cell_page(
+                user=user, matter_id=matter_id, grid_id=grid_id, params=params
+            ),
+        )
+
+
 def _job_tools(server: MCPServer, call: Caller) -> None:
     """Retry and cancel, for every kind of job."""
 
@@ -342,8 +417,9 @@ def _job_tools(server: MCPServer, call: Caller) -> None:
         matter_id: Annotated[int | None, Field(ge=1, le=2**63 - 1)] = None,
     ) -> dict[str, Any]:
         """Send a failed, cancelled or stalled job again: a document's indexing (kind
-        "document", job_id the document id), a question (kind "question", with its matter_id)
-        or an evaluation run (kind "evaluation"). Returns the job's new state."""
+        "document", job_id the document id), a question or a review grid (kind "question" or
+        "grid", with its matter_id) or an evaluation run (kind "evaluation"). A grid resumes:
+        only its missing cells are filled. Returns the job's new state."""
         return call(ctx, lambda user: _job_action(RETRY, kind, user, job_id, matter_id))
 
     @server.tool(title="Cancel a job")
@@ -414,6 +490,9 @@ RETRY: dict[str, Callable[[object, int, int | None], Any]] = {
     "evaluation": lambda user, job_id, _: services.evaluation_retry(
         user=user, run_id=job_id, via=VIA
     ),
+    "grid": lambda user, job_id, matter_id: grids.grid_resume(
+        user=user, matter_id=_need_matter(matter_id, "grid"), grid_id=job_id, via=VIA
+    ),
 }
 CANCEL: dict[str, Callable[[object, int, int | None], Any]] = {
     "document": lambda user, job_id, _: services.document_stop(
@@ -424,6 +503,9 @@ CANCEL: dict[str, Callable[[object, int, int | None], Any]] = {
     ),
     "evaluation": lambda user, job_id, _: services.evaluation_stop(
         user=user, run_id=job_id, via=VIA
+    ),
+    "grid": lambda user, job_id, matter_id: grids.grid_stop(
+        user=user, matter_id=_need_matter(matter_id, "grid"), grid_id=job_id, via=VIA
     ),
 }
 
@@ -438,9 +520,9 @@ def _job_action(
     return table[kind](user, job_id, matter_id).model_dump(mode="json")
 
 
-def _need_matter(matter_id: int | None) -> int:
+def _need_matter(matter_id: int | None, what: str = "question") -> int:
     if matter_id is None:
-        raise ApiError(422, "invalid", "A question is named by its matter_id and its id.")
+        raise ApiError(422, "invalid", f"A {what} is named by its matter_id and its id.")
     return matter_id
 
 

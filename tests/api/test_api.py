@@ -631,13 +631,14 @@ def test_openapi_document_matches_the_routes(client):
     operations = {(m.upper(), p) for p, ops in doc["paths"].items() for m in ops}
     assert ("POST", "/api/v1/matters/{matter_id}/documents") in operations
     assert ("GET", "/api/v1/matters/{matter_id}/search") in operations
-    assert len(operations) == 21
+    assert len(operations) == 27
     for path in doc["paths"]:
         concrete = (
             path.replace("{matter_id}", "1")
             .replace("{document_id}", "1")
             .replace("{query_id}", "1")
             .replace("{node_id}", "s1.1")
+            .replace("{grid_id}", "1")
         )
         # Every documented path is served by the API (401 without a token), none falls through
         # to the JSON 404 for unknown endpoints.
@@ -653,7 +654,7 @@ def test_openapi_document_matches_the_routes(client):
     assert doc["security"] == [{"bearer": []}]
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
     ids = [op["operationId"] for ops in doc["paths"].values() for op in ops.values()]
-    assert len(set(ids)) == 21 and "matters_list" in ids
+    assert len(set(ids)) == 27 and "matters_list" in ids
     for path, ops in doc["paths"].items():
         for method, op in ops.items():
             assert "security" not in op and op["tags"] and op["summary"], (method, path)

@@ -23,6 +23,7 @@ from legalnav.documents.models import Document
 from legalnav.documents.services import document_add, document_index
 from legalnav.evaluation.models import EvaluationRun
 from legalnav.matters.models import AuditEvent, Membership
+from legalnav.review.models import Grid
 from tests.conftest import MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -122,7 +123,7 @@ def test_a_read_only_token_reads_everything(owner, matter, document):
         assert client.get(url).status_code == 200, url
 
 
-def _write_requests(matter, document, query, run) -> dict[tuple[str, str], dict]:
+def _write_requests(matter, document, query, run, grid) -> dict[tuple[str, str], dict]:
     """Every write route of the API (each method but GET in the OpenAPI document), with ids and
     a body it would accept from a token that may write."""
     ids = {
@@ -130,6 +131,7 @@ def _write_requests(matter, document, query, run) -> dict[tuple[str, str], dict]
         "document_id": document.pk,
         "query_id": query.pk,
         "run_id": run.pk,
+        "grid_id": grid.pk,
     }
     schema = Client().get("/api/openapi.json").json()
     requests: dict[tuple[str, str], dict] = {}
@@ -141,6 +143,11 @@ def _write_requests(matter, document, query, run) -> dict[tuple[str, str], dict]
             kwargs: dict = {}
             if path.endswith("/documents") and method == "post":
                 kwargs = {"data": {"file": SimpleUploadedFile("side.txt", b"1. Side.\nText.\n")}}
+            elif path.endswith("/grids") and method == "post":
+                kwargs = {
+                    "data": json.dumps({"columns": [{"key": "Governing Law"}]}),
+                    "content_type": "application/json",
+                }
             elif path.endswith("/queries") and method == "post":
                 kwargs = {
                     "data": json.dumps({"question": "Who pays?"}),
@@ -157,10 +164,11 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
     run = EvaluationRun.objects.create(
         name="r", gold_set="qa", modes=["navembed:bm25"], status="failed", created_by=owner
     )
-    requests = _write_requests(matter, document, query, run)
+    grid = Grid.objects.create(matter=matter, title="g", created_by=owner, status="failed")
+    requests = _write_requests(matter, document, query, run, grid)
     # upload, delete, reindex, cancel indexing, ask, retry and cancel a question, retry and
-    # cancel an evaluation run
-    assert len(requests) == 9, sorted(requests)
+    # cancel an evaluation run, make a review grid, resume and cancel one
+    assert len(requests) == 12, sorted(requests)
     client = bearer(raw)
     events = AuditEvent.objects.count()
     for (method, url), kwargs in requests.items():
@@ -176,6 +184,7 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
     assert Query.objects.count() == 1
     assert Query.objects.get().status == Query.Status.FAILED
     assert EvaluationRun.objects.get().status == "failed"
+    assert Grid.objects.get().status == "failed"
     # The same user's read-and-write token may (a retry of the failed run, for one).
     _, writer = api_token_create(user=owner, name="writer")
     assert bearer(writer).post(f"{V1}/evaluation/runs/{run.pk}/cancel").status_code == 409

@@ -25,6 +25,9 @@ TOOLS = {
     "get_answer",
     "retry_job",
     "cancel_job",
+    "create_grid",
+    "get_grid",
+    "get_grid_cells",
 }
 
 

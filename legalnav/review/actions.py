@@ -1,0 +1,241 @@
+"""What a member can do with review grids, one function per action for every door (the grid
+pages, the JSON API, MCP): create a grid, cancel it, resume or refill it, review a cell, save a
+column, export the grid.
+
+Each checks membership itself (``matters.access.require``: Http404 for a non-member, 403 for a
+role that may not act), applies its limit, writes the audit row in the same transaction as the
+change (``detail["via"]`` names the door) and queues the job once that commits. Any member who
+may ask questions may make and review grids (a grid is many questions put at once); cancelling
+is for the grid's creator or an editor, as for questions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404
+
+from legalnav.answers.actions import RateLimited
+from legalnav.core import jobs
+from legalnav.core.jobs import QueueUnavailable
+from legalnav.core.limits import EXPORT, Limit, limit_refund, limit_take, subjects_of
+from legalnav.matters.access import Action, can, require
+from legalnav.matters.audit import audit_record
+from legalnav.matters.models import AuditEvent, Matter
+from legalnav.review import exports, services
+from legalnav.review.models import Cell, Grid, SavedColumn
+from legalnav.review.services import ColumnSpec, GridRejected
+
+__all__ = ["GridRejected", "JobQueueDown", "RateLimited"]
+
+# Grids started per user a minute: each is up to MAX_DOCUMENTS x MAX_COLUMNS cells of work.
+GRID = Limit("grid", "LEGALNAV_GRID_RATE_PER_MINUTE", 5, "review grids", "started")
+
+
+class JobQueueDown(Exception):
+    """The grid was saved and marked failed ("the task queue is unavailable"); Resume sends it
+    again once the queue is back. Doors answer 503 with Retry-After."""
+
+    message = QueueUnavailable.message
+    retry_after = QueueUnavailable.retry_after
+
+    def __init__(self, grid: Grid) -> None:
+        super().__init__(self.message)
+        self.grid = grid
+
+
+def _target(grid: Grid) -> str:
+    return f"review grid G{grid.pk} {grid.title}"
+
+
+def _queue_down(matter: Matter, user: object, grid: Grid, via: str) -> JobQueueDown:
+    grid.refresh_from_db()
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.QUEUE_DOWN,
+        target=_target(grid),
+        detail={"grid_id": grid.pk, "via": via, "error": grid.error_message},
+    )
+    return JobQueueDown(grid)
+
+
+def _same_matter(matter: Matter, grid: Grid) -> None:
+    if grid.matter_id != matter.pk:  # a grid of another matter does not exist here
+        raise Http404("No such review grid.")
+
+
+def grid_create(
+    *,
+    matter: Matter,
+    user: object | None,
+    title: str,
+    columns: Sequence[ColumnSpec],
+    document_ids: Sequence[int] | None,
+    mode: str,
+    via: str,
+) -> Grid:
+    """Make a grid over the matter's indexed documents (``document_ids``, or all for None) and
+    queue it to be filled. Raises ``GridRejected`` (nothing saved), ``RateLimited`` or
+    ``JobQueueDown`` (saved as failed; Resume sends it again)."""
+    require(user=user, matter=matter, action=Action.ASK)
+    checked = services.columns_check(columns)
+    documents = services.grid_documents_check(matter=matter, document_ids=document_ids)
+    subjects = subjects_of(user)
+    decision = limit_take(GRID, subjects=subjects)
+    if not decision.allowed:
+        raise RateLimited(decision)
+    try:
+        with transaction.atomic():
+            grid = services.grid_create(
+                matter=matter,
+                user=user,
+                title=title,
+                columns=checked,
+                documents=documents,
+                mode=mode,
+            )
+            audit_record(
+                matter=matter,
+                user=user,
+                action=AuditEvent.Action.GRID_CREATED,
+                target=_target(grid),
+                detail={
+                    "grid_id": grid.pk,
+                    "mode": grid.mode,
+                    "documents": len(documents),
+                    "columns": [c.key for c in checked][:60],
+                    "via": via,
+                },
+            )
+            jobs.enqueue_on_commit("grid", grid.pk)
+    except QueueUnavailable:
+        raise _queue_down(matter, user, grid, via) from None
+    except GridRejected:
+        limit_refund(GRID, subjects=subjects)
+        raise
+    grid.refresh_from_db()
+    return grid
+
+
+def grid_cancel(*, matter: Matter, user: object, grid: Grid, via: str) -> bool:
+    """Stop a queued or running grid (its cells so far are kept): its creator may, and so may an
+    editor or owner. False when it had ended."""
+    role = require(user=user, matter=matter, action=Action.ASK)
+    _same_matter(matter, grid)
+    creator = grid.created_by_id is not None and grid.created_by_id == getattr(user, "pk", None)
+    if not creator and not can(user=user, matter=matter, action=Action.EDIT, role=role):
+        raise PermissionDenied("Only the person who made the grid, or an editor, can cancel it.")
+    name = getattr(user, "get_username", lambda: "")()
+    with transaction.atomic():
+        if not services.grid_cancel(grid=grid, by=name):
+            return False
+        audit_record(
+            matter=matter,
+            user=user,
+            action=AuditEvent.Action.CANCELLED,
+            target=_target(grid),
+            detail={"grid_id": grid.pk, "via": via},
+        )
+    return True
+
+
+def grid_resume(
+    *, matter: Matter, user: object, grid: Grid, via: str, refill: bool = False
+) -> bool:
+    """Resume a failed, cancelled or stalled grid (only missing cells are filled), or with
+    ``refill`` fill every unreviewed cell afresh (also a finished grid). Reviewed cells are kept
+    either way. False when there is nothing to do."""
+    require(user=user, matter=matter, action=Action.ASK)
+    _same_matter(matter, grid)
+    status_before = grid.status
+    try:
+        with transaction.atomic():
+            if not services.grid_requeue(grid=grid, refill=refill):
+                return False
+            audit_record(
+                matter=matter,
+                user=user,
+                action=AuditEvent.Action.RETRIED,
+                target=_target(grid) + (" (refill)" if refill else " (resume)"),
+                detail={"grid_id": grid.pk, "before": status_before, "refill": refill, "via": via},
+            )
+    except QueueUnavailable:
+        raise _queue_down(matter, user, grid, via) from None
+    return True
+
+
+def cell_review(
+    *, matter: Matter, user: object, cell: Cell, status: str, value: str = "", via: str
+) -> Cell:
+    """Confirm a cell, correct it (with the reviewer's value) or undo the review; audited, and
+    kept by every later run of the grid."""
+    require(user=user, matter=matter, action=Action.ASK)
+    _same_matter(matter, cell.grid)
+    before = cell.reviewed_status
+    with transaction.atomic():
+        cell = services.cell_review_write(cell=cell, user=user, status=status, value=value)
+        audit_record(
+            matter=matter,
+            user=user,
+            action=AuditEvent.Action.CELL_REVIEWED,
+            target=f"{_target(cell.grid)}: {cell.document.key} · {cell.column.key}",
+            detail={
+                "grid_id": cell.grid_id,
+                "cell_id": cell.pk,
+                "before": before,
+                "review": cell.reviewed_status,
+                "value": cell.value[:200],
+                "corrected_value": cell.corrected_value[:200],
+                "via": via,
+            },
+        )
+    return cell
+
+
+def saved_column_add(
+    *, matter: Matter, user: object, key: str, question: str, type_: str, via: str
+) -> SavedColumn:
+    """Keep the user's own column (a question and an answer type) in the matter for later
+    grids; saving the same name again updates it."""
+    require(user=user, matter=matter, action=Action.ASK)
+    with transaction.atomic():
+        column = services.saved_column_create(
+            matter=matter, user=user, key=key, question=question, type_=type_
+        )
+        audit_record(
+            matter=matter,
+            user=user,
+            action=AuditEvent.Action.COLUMN_SAVED,
+            target=f"review column {column.key}",
+            detail={"column_id": column.pk, "type": column.type, "via": via},
+        )
+    return column
+
+
+def grid_export(*, matter: Matter, user: object, grid: Grid, fmt: str, via: str) -> exports.Export:
+    """The grid as CSV, XLSX or a PDF memo (any member); the export is audited. Raises
+    ``RateLimited`` past the export rate (``LEGALNAV_EXPORT_RATE_PER_MINUTE``)."""
+    require(user=user, matter=matter, action=Action.VIEW)
+    _same_matter(matter, grid)
+    if fmt not in exports.FORMATS:
+        raise GridRejected(f"Export as one of {', '.join(exports.FORMATS)}.", "format")
+    subjects = subjects_of(user)
+    decision = limit_take(EXPORT, subjects=subjects)
+    if not decision.allowed:
+        raise RateLimited(decision)
+    try:
+        out = exports.grid_export_render(grid=grid, fmt=fmt, user=user)
+    except Exception:
+        limit_refund(EXPORT, subjects=subjects)
+        raise
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.EXPORTED,
+        target=f"{fmt} of {_target(grid)}",
+        detail={"grid_id": grid.pk, "format": fmt, "bytes": len(out.data), "via": via},
+    )
+    return out

@@ -1,0 +1,200 @@
+"""The review grid: a matter's documents down the side, questions across the top, one typed cell
+where they meet, each with its quotation checked verbatim like every answer's citations.
+
+Filling a grid is a job (``legalnav.core.jobs``, kind "grid"): the ``Grid`` row carries the
+status and lease; cells are written a document at a time, so a cancelled or crashed run keeps
+what it finished and a resume fills only the cells still missing. A reviewer's verdict on a cell
+(confirmed, or corrected with their own value) is never overwritten by a later run.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from legalnav.documents.models import Document, Node
+from legalnav.matters.models import Matter
+from legalnav.review.columns import ANSWER_TYPES
+
+TYPE_CHOICES = [(t, t.replace("_", "/")) for t in ANSWER_TYPES]
+LOW_CONFIDENCE = 0.5  # the "low confidence" filter: cells below this
+
+
+class Grid(models.Model):
+    class Mode(models.TextChoices):
+        OFFLINE = "offline", "Offline (no language model)"
+        CLAUDE = "claude", "Claude"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Filling"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="grids")
+    title = models.CharField(max_length=200)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.OFFLINE)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    documents = models.ManyToManyField(Document, through="GridDocument", related_name="+")
+    # The job (legalnav.core.jobs): status, lease, attempts, the reason it failed.
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    error_code = models.CharField(max_length=30, blank=True)
+    error_message = models.TextField(blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # Progress: cells written so far of documents x columns (reviewed cells count as written).
+    cells_total = models.PositiveIntegerField(default=0)
+    cells_done = models.PositiveIntegerField(default=0)
+    # What the run left out and why ("D4 is being re-indexed"), shown beside a finished grid.
+    note = models.TextField(blank=True)
+    # The cost estimated before it started (services.grid_estimate), by mode.
+    estimate = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["matter", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"G{self.pk} {self.title}"
+
+    @property
+    def percent(self) -> int:
+        if not self.cells_total:
+            return 100 if self.status == self.Status.DONE else 0
+        return min(100, round(100 * self.cells_done / self.cells_total))
+
+
+class GridDocument(models.Model):
+    """A row of the grid: a document, in the order the grid shows it."""
+
+    grid = models.ForeignKey(Grid, on_delete=models.CASCADE, related_name="rows")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["grid_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["grid", "document"], name="grid_document_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"G{self.grid_id} row {self.position}: {self.document_id}"
+
+
+class GridColumn(models.Model):
+    """A column of the grid: a question and the type its answer takes. A key that names a CUAD
+    preset column brings that column's description and drafting cues to the filler."""
+
+    grid = models.ForeignKey(Grid, on_delete=models.CASCADE, related_name="columns")
+    position = models.PositiveIntegerField()
+    key = models.CharField(max_length=120)
+    question = models.TextField()
+    type = models.CharField(max_length=10, choices=TYPE_CHOICES)
+
+    class Meta:
+        ordering = ["grid_id", "position"]
+        constraints = [models.UniqueConstraint(fields=["grid", "key"], name="grid_column_key")]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class Cell(models.Model):
+    """One document's answer to one column: the typed value, the quotation(s) it came from with
+    their citations and verdicts, a confidence, or "not found" with what was searched."""
+
+    class Status(models.TextChoices):
+        FOUND = "found", "Found"
+        NOT_FOUND = "not_found", "Not found"
+
+    class Review(models.TextChoices):
+        NONE = "none", "Not reviewed"
+        CONFIRMED = "confirmed", "Confirmed"
+        CORRECTED = "corrected", "Corrected"
+
+    grid = models.ForeignKey(Grid, on_delete=models.CASCADE, related_name="cells")
+    column = models.ForeignKey(GridColumn, on_delete=models.CASCADE, related_name="cells")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices)
+    value = models.TextField(blank=True)
+    typed = models.JSONField(null=True, blank=True)  # the extractor's value, as JSON
+    confidence = models.FloatField(default=0.0)
+    found = models.BooleanField(default=False)
+    searched = models.TextField(blank=True)  # what was looked for (shown with "not found")
+    # The first quotation, its provision and citation ("[D3:s9.10]") and the check's verdict
+    # (legalnav.answers.citations: verified | quote_not_found | no_such_provision).
+    spans = models.JSONField(default=list, blank=True)  # [[start, end], ...] into Document.text
+    quotation = models.TextField(blank=True)
+    node = models.ForeignKey(Node, null=True, blank=True, on_delete=models.SET_NULL)
+    node_ref = models.CharField(max_length=200, blank=True)
+    citation = models.CharField(max_length=220, blank=True)
+    verdict = models.CharField(max_length=20, blank=True)
+    # Every quotation: [{"start", "end", "text", "node_id", "citation", "verdict"}].
+    quotes = models.JSONField(default=list, blank=True)
+    # The reviewer's verdict. A reviewed cell is kept as it is by every later run.
+    reviewed_status = models.CharField(
+        max_length=10, choices=Review.choices, default=Review.NONE, db_index=True
+    )
+    corrected_value = models.TextField(blank=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    filled_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["grid_id", "document_id", "column_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["grid", "column", "document"], name="grid_cell_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_id}/{self.column_id}: {self.value[:40]}"
+
+    @property
+    def shown_value(self) -> str:
+        """What the grid shows: the reviewer's correction, else the filler's value."""
+        if self.reviewed_status == self.Review.CORRECTED:
+            return self.corrected_value
+        return self.value if self.found else "not found"
+
+    @property
+    def reviewed(self) -> bool:
+        return self.reviewed_status != self.Review.NONE
+
+    @property
+    def low_confidence(self) -> bool:
+        return self.found and self.confidence < LOW_CONFIDENCE
+
+
+class SavedColumn(models.Model):
+    """A user's own column, kept in a matter for the next grid: a question and an answer type."""
+
+    matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="saved_columns")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(max_length=120)
+    question = models.TextField()
+    type = models.CharField(max_length=10, choices=TYPE_CHOICES)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["matter_id", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["matter", "created_by", "key"], name="saved_column_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.key

@@ -1,0 +1,198 @@
+"""Reading review grids: a matter's grids, one grid as a table (rows of documents, a cell per
+column, filtered), one cell with its provision verbatim for the side panel. Access is checked by
+the caller (``matters.access``); everything here is looked up within the matter given, so an id of
+another matter's grid is "not found"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+
+from legalnav.answers.selectors import ProvisionLine, phrase_patterns, provision_lines
+from legalnav.core import jobs
+from legalnav.documents.models import Document, Node
+from legalnav.matters.models import Matter
+from legalnav.review.columns import CUAD_COLUMNS, Column
+from legalnav.review.models import LOW_CONFIDENCE, Cell, Grid, GridColumn, SavedColumn
+
+FILTERS = {
+    "": "All cells",
+    "not_found": "Not found",
+    "low": f"Low confidence (< {LOW_CONFIDENCE:g})",
+    "reviewed": "Reviewed",
+    "unreviewed": "Not reviewed",
+}
+
+
+def preset_columns() -> tuple[Column, ...]:
+    return CUAD_COLUMNS
+
+
+def grid_list(*, matter: Matter) -> QuerySet[Grid]:
+    return (
+        Grid.objects.filter(matter=matter)
+        .select_related("created_by")
+        .annotate(
+            n_documents=Count("rows", distinct=True), n_columns=Count("columns", distinct=True)
+        )
+        .order_by("-created_at", "-id")
+    )
+
+
+def grid_get(*, matter: Matter, grid_id: object) -> Grid:
+    try:
+        pk = int(str(grid_id))
+    except (TypeError, ValueError):
+        raise Http404("No such review grid.") from None
+    grid = Grid.objects.filter(matter=matter, pk=pk).select_related("created_by").first()
+    if grid is None:
+        raise Http404("No such review grid.")
+    return grid
+
+
+def grid_poll(*, grid: Grid) -> Grid:
+    """The grid for a poll: swept at once when nobody is working on it (``core.jobs``)."""
+    return jobs.job_poll_check("grid", grid)  # type: ignore[no-any-return]
+
+
+def grid_stale(grid: Grid) -> bool:
+    return jobs.is_stale(jobs.spec_for("grid"), grid)
+
+
+def cell_get(*, grid: Grid, cell_id: object) -> Cell:
+    try:
+        pk = int(str(cell_id))
+    except (TypeError, ValueError):
+        raise Http404("No such cell.") from None
+    cell = (
+        Cell.objects.filter(grid=grid, pk=pk)
+        .select_related("grid", "column", "document", "node", "reviewed_by")
+        .defer("document__text")
+        .first()
+    )
+    if cell is None:
+        raise Http404("No such cell.")
+    return cell
+
+
+def cells_filtered(cells: QuerySet[Cell], which: str) -> QuerySet[Cell]:
+    if which == "not_found":
+        return cells.filter(found=False)
+    if which == "low":
+        return cells.filter(found=True, confidence__lt=LOW_CONFIDENCE)
+    if which == "reviewed":
+        return cells.exclude(reviewed_status=Cell.Review.NONE)
+    if which == "unreviewed":
+        return cells.filter(reviewed_status=Cell.Review.NONE)
+    return cells
+
+
+@dataclass
+class TableRow:
+    document: Document
+    cells: list[Cell | None]  # one per column; None: not filled yet (or filtered out)
+    shown: bool = True  # False when the filter leaves none of its cells
+    pairs: list[tuple[GridColumn, Cell | None]] = field(default_factory=list)
+
+
+@dataclass
+class GridTable:
+    grid: Grid
+    columns: list[GridColumn]
+    rows: list[TableRow] = field(default_factory=list)
+    which: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        """Whether polling can stop: the job has ended, or nobody is working on it."""
+        return self.grid.status not in (Grid.Status.QUEUED, Grid.Status.RUNNING) or self.stale
+
+    @property
+    def stale(self) -> bool:
+        return grid_stale(self.grid)
+
+
+def grid_table(*, grid: Grid, which: str = "") -> GridTable:
+    """The grid as rows of cells in column order (four queries whatever its size). With a
+    filter, cells that do not match are left blank and rows with none are hidden."""
+    which = which if which in FILTERS else ""
+    columns = list(GridColumn.objects.filter(grid=grid).order_by("position"))
+    documents = _row_documents(grid)
+    cells = cells_filtered(Cell.objects.filter(grid=grid), which)
+    at: dict[tuple[int, int], Cell] = {(c.document_id, c.column_id): c for c in cells}
+    table = GridTable(grid=grid, columns=columns, which=which)
+    for document in documents:
+        row = [at.get((document.pk, col.pk)) for col in columns]
+        shown = not which or any(c is not None for c in row)
+        table.rows.append(
+            TableRow(
+                document=document,
+                cells=row,
+                shown=shown,
+                pairs=list(zip(columns, row, strict=True)),
+            )
+        )
+    table.counts = grid_counts(grid=grid)
+    return table
+
+
+def _row_documents(grid: Grid) -> list[Document]:
+    order = list(grid.rows.order_by("position").values_list("document_id", flat=True))
+    by_id = {d.pk: d for d in Document.objects.filter(pk__in=order).defer("text")}
+    return [by_id[i] for i in order if i in by_id]
+
+
+def grid_counts(*, grid: Grid) -> dict[str, int]:
+    """How many cells are filled, found, not found, low in confidence, reviewed."""
+    # (Aliases other than the field names: Django refuses an aggregate named like a field.)
+    got = Cell.objects.filter(grid=grid).aggregate(
+        n_filled=Count("id"),
+        n_found=Count("id", filter=Q(found=True)),
+        n_not_found=Count("id", filter=Q(found=False)),
+        n_low=Count("id", filter=Q(found=True, confidence__lt=LOW_CONFIDENCE)),
+        n_reviewed=Count("id", filter=~Q(reviewed_status=Cell.Review.NONE)),
+    )
+    return {name.removeprefix("n_"): value for name, value in got.items()}
+
+
+def saved_columns(*, matter: Matter, user: object) -> QuerySet[SavedColumn]:
+    if not getattr(user, "is_authenticated", False):
+        return SavedColumn.objects.none()
+    return SavedColumn.objects.filter(matter=matter, created_by=user).order_by("key")
+
+
+def indexed_documents(*, matter: Matter) -> QuerySet[Document]:
+    return (
+        Document.objects.filter(matter=matter, status=Document.Status.INDEXED)
+        .defer("text")
+        .order_by("effective_date", "id")
+    )
+
+
+@dataclass
+class CellContext:
+    """A cell's quotation in its provision, for the side panel."""
+
+    cell: Cell
+    node: Node | None
+    lines: list[ProvisionLine]
+    truncated: bool
+    quotes: list[dict[str, Any]]
+
+
+def cell_context(*, cell: Cell) -> CellContext:
+    """The provision the cell's first quotation lies in, verbatim, with every quotation of the
+    cell highlighted; the reader's anchor is the node id."""
+    node = cell.node
+    if node is None and cell.node_ref:
+        node = Node.objects.filter(document_id=cell.document_id, node_id=cell.node_ref).first()
+    lines: list[ProvisionLine] = []
+    truncated = False
+    if node is not None:
+        patterns = phrase_patterns([q.get("text", "") for q in cell.quotes if q.get("text")])
+        lines, truncated = provision_lines(node=node, patterns=patterns)
+    return CellContext(cell=cell, node=node, lines=lines, truncated=truncated, quotes=cell.quotes)

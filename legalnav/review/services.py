@@ -1,0 +1,535 @@
+"""Writing review grids: create one, estimate what filling it costs, fill it as a job, re-queue
+or cancel it, record a reviewer's verdict on a cell, save a user's own column.
+
+Filling is a job of kind "grid" (``legalnav.core.jobs``): ``grid_fill_job`` claims the row with a
+lease and fills a document at a time: the slow part (retrieval and the filler, ``fill.py``) runs
+outside any transaction; then a short transaction, under ``select_for_update`` of the grid row
+while this worker still holds it, writes that document's cells. A cell that exists is never
+written again, so a resumed run fills only what is missing and a reviewed cell survives every
+run (``grid_requeue(refill=True)`` clears the unreviewed cells first).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from legalnav.answers import snapshots
+from legalnav.answers.citations import NOT_FOUND, VERIFIED, quote_in
+from legalnav.core import jobs
+from legalnav.documents.models import Document, Node
+from legalnav.documents.parsing.layout import tidy
+from legalnav.llm.prices import PriceCard, Usage, cost
+from legalnav.llm.tokens import count_tokens
+from legalnav.matters.models import Matter
+from legalnav.retrieval.embeddings import get_embedder
+from legalnav.retrieval.engine import Corpus, Retriever
+from legalnav.retrieval.services import index_cache
+from legalnav.review.columns import ANSWER_TYPES, column_from_request
+from legalnav.review.fill import Cell as FilledCell
+from legalnav.review.fill import fill_document
+from legalnav.review.models import Cell, Grid, GridColumn, GridDocument, SavedColumn
+
+logger = logging.getLogger(__name__)
+GRID = "grid"
+
+MAX_COLUMNS = 60
+MAX_DOCUMENTS = 200
+MAX_QUESTION_CHARS = 1000
+
+
+class GridRejected(ValueError):
+    """The grid (or column) asked for cannot be made; the message says why, ``field`` where."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnSpec:
+    """A column as a door sends it."""
+
+    key: str
+    question: str
+    type: str
+
+
+# --- the cost estimate ---------------------------------------------------------------------------
+
+# With Claude, one call per document per batch of columns (issue 16). These are the planning
+# figures behind the estimate; the ledger records what calls really cost once that path exists.
+BATCH_COLUMNS = 8
+PROMPT_TOKENS = 700  # instructions and the answer format: the cached prefix of every call
+NAVIGATED_TOKENS_PER_COLUMN = 1200  # about four provisions a question, navigated from the index
+QUESTION_OVERHEAD_TOKENS = 25
+OUTPUT_TOKENS_PER_COLUMN = 140  # the typed value and its verbatim quotation
+
+
+def _money(value: Decimal) -> str:
+    return format(value, "f")  # the ledger's 8 places, as prices.cost rounds
+
+
+def grid_estimate(
+    *, documents: Sequence[Document], columns: Sequence[ColumnSpec]
+) -> dict[str, Any]:
+    """Tokens and dollars to fill the grid, by mode, before it starts.
+
+    Offline costs nothing. With Claude there are two ways to put a document before the model:
+    ``navigated`` (the provisions retrieval picks for each batch of columns, the instructions
+    cached across calls) and ``inject`` (the whole document as a cached prefix: written by the
+    first batch, read by the rest). Prices come from the card in force (``LLM_PRICE_*``)."""
+    card = PriceCard.from_settings()
+    batches_per_doc = max(1, -(-len(columns) // BATCH_COLUMNS))
+    question_tokens = sum(count_tokens(c.question) + QUESTION_OVERHEAD_TOKENS for c in columns)
+    totals = {
+        "navigated": {"input": 0, "cache_write": 0, "cache_read": 0, "output": 0},
+        "inject": {"input": 0, "cache_write": 0, "cache_read": 0, "output": 0},
+    }
+    for document in documents:
+        doc_tokens = count_tokens(document.text)
+        output = OUTPUT_TOKENS_PER_COLUMN * len(columns)
+        nav = totals["navigated"]
+        nav["cache_write"] += PROMPT_TOKENS
+        nav["cache_read"] += PROMPT_TOKENS * (batches_per_doc - 1)
+        nav["input"] += question_tokens + min(
+            doc_tokens * batches_per_doc, NAVIGATED_TOKENS_PER_COLUMN * len(columns)
+        )
+        nav["output"] += output
+        inj = totals["inject"]
+        inj["cache_write"] += PROMPT_TOKENS + doc_tokens
+        inj["cache_read"] += (PROMPT_TOKENS + doc_tokens) * (batches_per_doc - 1)
+        inj["input"] += question_tokens
+        inj["output"] += output
+    claude = {}
+    for name, t in totals.items():
+        usage = Usage(
+            input_tokens=t["input"],
+            cache_write_tokens=t["cache_write"],
+            cache_read_tokens=t["cache_read"],
+            output_tokens=t["output"],
+        )
+        claude[name] = {
+            "tokens": {**t, "total": sum(t.values())},
+            "dollars": _money(cost(usage, card)),
+        }
+    return {
+        "documents": len(documents),
+        "columns": len(columns),
+        "cells": len(documents) * len(columns),
+        "calls": len(documents) * batches_per_doc,
+        "batch_columns": BATCH_COLUMNS,
+        "offline": {"tokens": {"total": 0}, "dollars": "0"},
+        "claude": claude,
+        "prices": card.as_dict(),
+    }
+
+
+# --- creating a grid -----------------------------------------------------------------------------
+
+
+def columns_check(columns: Sequence[ColumnSpec]) -> list[ColumnSpec]:
+    """The columns, tidied and checked: a key, a question (the key when blank), a known type,
+    unique keys, at most ``MAX_COLUMNS``."""
+    if not columns:
+        raise GridRejected("Choose at least one column.", "columns")
+    if len(columns) > MAX_COLUMNS:
+        raise GridRejected(f"A grid has at most {MAX_COLUMNS} columns.", "columns")
+    out: list[ColumnSpec] = []
+    seen: set[str] = set()
+    for c in columns:
+        key = " ".join(c.key.split())[:120]
+        question = " ".join(c.question.split()) or key
+        if not key:
+            raise GridRejected("Every column needs a name.", "columns")
+        if len(question) > MAX_QUESTION_CHARS:
+            raise GridRejected(
+                f"The question of {key!r} is longer than {MAX_QUESTION_CHARS} characters.",
+                "columns",
+            )
+        if c.type not in ANSWER_TYPES:
+            raise GridRejected(
+                f"Column {key!r}: the type must be one of {', '.join(ANSWER_TYPES)}.", "columns"
+            )
+        if key.lower() in seen:
+            raise GridRejected(f"Column {key!r} appears twice.", "columns")
+        seen.add(key.lower())
+        out.append(ColumnSpec(key, question, c.type))
+    return out
+
+
+def grid_documents_check(*, matter: Matter, document_ids: Sequence[int] | None) -> list[Document]:
+    """The indexed documents of the matter the grid's rows will be (all of them for None), in
+    the order asked (else the matter's order). An id of another matter is refused like one that
+    does not exist."""
+    indexed = Document.objects.filter(matter=matter, status=Document.Status.INDEXED)
+    if document_ids is None:
+        documents = list(indexed.order_by("effective_date", "id"))
+    else:
+        wanted = list(dict.fromkeys(int(i) for i in document_ids))
+        by_id = {d.pk: d for d in indexed.filter(pk__in=wanted)}
+        missing = [i for i in wanted if i not in by_id]
+        if missing:
+            raise GridRejected(
+                "Not an indexed document of this matter: "
+                + ", ".join(f"D{i}" for i in missing[:10])
+                + ".",
+                "documents",
+            )
+        documents = [by_id[i] for i in wanted]
+    if not documents:
+        raise GridRejected("The grid needs at least one indexed document.", "documents")
+    if len(documents) > MAX_DOCUMENTS:
+        raise GridRejected(f"A grid has at most {MAX_DOCUMENTS} documents.", "documents")
+    return documents
+
+
+def grid_create(
+    *,
+    matter: Matter,
+    user: object | None,
+    title: str,
+    columns: Sequence[ColumnSpec],
+    documents: Sequence[Document],
+    mode: str = Grid.Mode.OFFLINE,
+) -> Grid:
+    """Write the grid, its rows and columns, queued (``actions.grid_create`` checks access and
+    limits, audits and queues it). ``columns`` as ``columns_check`` returns them."""
+    if mode not in Grid.Mode.values:
+        raise GridRejected(f"Unknown mode {mode!r}; use offline or claude.", "mode")
+    if mode == Grid.Mode.CLAUDE:
+        if not settings.ANTHROPIC_API_KEY:
+            raise GridRejected(
+                "Filling with Claude needs ANTHROPIC_API_KEY, which this server does not have. "
+                "Choose offline (no language model, no cost).",
+                "mode",
+            )
+        raise GridRejected(
+            "Filling with Claude is not available yet; the estimate shows what it would cost. "
+            "Choose offline to fill the grid now.",
+            "mode",
+        )
+    title = " ".join(title.split())[:200] or f"Review grid ({len(columns)} columns)"
+    with transaction.atomic():
+        grid = Grid.objects.create(
+            matter=matter,
+            title=title,
+            mode=mode,
+            created_by=user if getattr(user, "is_authenticated", False) else None,
+            cells_total=len(documents) * len(columns),
+            estimate=grid_estimate(documents=documents, columns=columns),
+        )
+        GridDocument.objects.bulk_create(
+            GridDocument(grid=grid, document=d, position=i) for i, d in enumerate(documents)
+        )
+        GridColumn.objects.bulk_create(
+            GridColumn(grid=grid, position=i, key=c.key, question=c.question, type=c.type)
+            for i, c in enumerate(columns)
+        )
+    return grid
+
+
+# --- filling: the job ----------------------------------------------------------------------------
+
+
+def document_retriever(document: Document, *, dense: bool = True) -> Retriever:
+    """A retriever over one document's index (the shared content-hash cache), as the filler
+    expects: corpus document 0 is this document, and its text is the offsets' reference."""
+    cache = index_cache()
+    doc = cache.get(document.text)
+    embedder = get_embedder() if dense else None
+    return Retriever(Corpus([doc], embedder=embedder, cache=cache, texts=[document.text]))
+
+
+def _jsonable(value: object) -> Any:
+    if value is None:
+        return None
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.asdict(value)
+
+    def default(o: object) -> object:
+        if isinstance(o, date):
+            return o.isoformat()
+        if isinstance(o, Decimal):
+            return str(o)
+        return str(o)
+
+    return json.loads(json.dumps(value, default=default))
+
+
+class _Provisions:
+    """One document's nodes, to find the provision a span lies in and check a quotation
+    against it exactly as answers' citations are checked (``answers.citations.quote_in`` on
+    ``snapshots.provision_text``)."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.nodes = list(
+            Node.objects.filter(document=document)
+            .exclude(kind=Node.Kind.TOC)
+            .only(
+                "id", "node_id", "ref", "heading", "start", "end", "subtree_end", "level", "order"
+            )
+            .order_by("order")
+        )
+        self._texts: dict[int, str] = {}
+
+    def node_for(self, start: int, end: int) -> Node | None:
+        """The deepest provision that holds the whole span; else the one it starts in."""
+        best: Node | None = None
+        for node in self.nodes:
+            if node.start <= start and max(node.subtree_end, node.end) >= end:
+                if (
+                    best is None
+                    or node.level > best.level
+                    or (node.level == best.level and node.start >= best.start)
+                ):
+                    best = node
+        if best is not None:
+            return best
+        for node in self.nodes:
+            if node.start <= start < max(node.subtree_end, node.end):
+                best = node
+        return best
+
+    def text_of(self, node: Node) -> str:
+        if node.pk not in self._texts:
+            self._texts[node.pk] = snapshots.provision_text(self.document, node)
+        return self._texts[node.pk]
+
+
+def _quotes(
+    document: Document, provisions: _Provisions, filled: FilledCell
+) -> list[dict[str, Any]]:
+    quotes = []
+    for start, end in filled.spans:
+        text = tidy(document.text[start:end]).strip()
+        text = " ".join(text.split())
+        node = provisions.node_for(start, end)
+        if node is None:
+            quotes.append(
+                {
+                    "start": start,
+                    "end": end,
+                    "text": text,
+                    "node_pk": None,
+                    "node_id": "",
+                    "citation": f"[{document.key}]",
+                    "verdict": "no_such_provision",
+                }
+            )
+            continue
+        ok = bool(quote_in(text, provisions.text_of(node)))
+        quotes.append(
+            {
+                "start": start,
+                "end": end,
+                "text": text,
+                "node_pk": node.pk,
+                "node_id": node.node_id,
+                "ref": node.ref,
+                "heading": node.heading,
+                "citation": f"[{document.key}:{node.node_id}]",
+                "verdict": VERIFIED if ok else NOT_FOUND,
+            }
+        )
+    return quotes
+
+
+def cell_row(
+    *,
+    grid: Grid,
+    column: GridColumn,
+    document: Document,
+    filled: FilledCell,
+    provisions: _Provisions,
+) -> Cell:
+    """The row for one filled cell (not saved)."""
+    quotes = _quotes(document, provisions, filled) if filled.found else []
+    first = quotes[0] if quotes else {}
+    return Cell(
+        grid=grid,
+        column=column,
+        document=document,
+        status=Cell.Status.FOUND if filled.found else Cell.Status.NOT_FOUND,
+        value=filled.value if filled.found else "",
+        typed=_jsonable(filled.typed) if filled.found else None,
+        confidence=float(filled.confidence),
+        found=filled.found,
+        searched=filled.searched,
+        spans=[[a, b] for a, b in filled.spans],
+        quotation=first.get("text", ""),
+        node_id=first.get("node_pk"),
+        node_ref=first.get("node_id", ""),
+        citation=first.get("citation", ""),
+        verdict=first.get("verdict", ""),
+        quotes=quotes,
+    )
+
+
+def grid_fill_job(grid_id: int, owner: str, reraise: tuple[type[BaseException], ...] = ()) -> str:
+    """The job: claim the grid for ``owner``, fill its missing cells a document at a time, and
+    end it done or failed. Safe to run twice: every write is conditional on the lease."""
+    spec = jobs.spec_for(GRID)
+    lease = jobs.job_claim(spec, grid_id, owner=owner)
+    if isinstance(lease, jobs.Refusal):
+        return lease.reason
+    with jobs.guard(lease, reraise=reraise):
+        grid = Grid.objects.select_related("matter").get(pk=grid_id)
+        _fill_claimed(grid, lease)
+    row = Grid.objects.filter(pk=grid_id).values_list("status", flat=True).first()
+    return row or "gone"
+
+
+def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
+    columns = list(grid.columns.order_by("position"))
+    wanted = {c.pk: column_from_request(c.key, c.question, c.type) for c in columns}
+    rows = list(grid.rows.order_by("position").values_list("document_id", flat=True))
+    skipped: list[str] = []
+    for document_id in rows:
+        lease.check()
+        have = set(
+            Cell.objects.filter(grid=grid, document_id=document_id).values_list(
+                "column_id", flat=True
+            )
+        )
+        todo = [c for c in columns if c.pk not in have]
+        if not todo:
+            continue
+        document = Document.objects.filter(pk=document_id).first()
+        if document is None:
+            continue  # deleted meanwhile: its row went with it
+        if document.status != Document.Status.INDEXED or not document.text:
+            skipped.append(f"{document.key} ({document.get_status_display().lower()})")
+            continue
+        # The slow part, outside any transaction: retrieval over the document and the filler.
+        retriever = document_retriever(document)
+        filled = fill_document(
+            text=document.text, retriever=retriever, columns=[wanted[c.pk] for c in todo]
+        )
+        provisions = _Provisions(document)
+        new = [
+            cell_row(grid=grid, column=c, document=document, filled=f, provisions=provisions)
+            for c, f in zip(todo, filled, strict=True)
+        ]
+        lease.check()
+        _write_cells(grid, lease, document_id, new)
+    note = ""
+    if skipped:
+        note = (
+            "Not filled, since not indexed when the grid ran: "
+            + ", ".join(skipped)
+            + ". Resume once they are indexed."
+        )
+    lease.finish(
+        cells_done=Cell.objects.filter(grid=grid).count(), note=note, finished_at=timezone.now()
+    )
+
+
+def _write_cells(grid: Grid, lease: jobs.Lease, document_id: int, new: list[Cell]) -> None:
+    """One document's cells, in a short transaction while this worker still holds the grid;
+    a cell that exists meanwhile (reviewed, or written by a worker that took over) is kept."""
+    with transaction.atomic():
+        if not lease.mine().select_for_update().exists():
+            lease.lost = True
+            raise jobs.JobLost(f"grid {grid.pk} is no longer held by {lease.owner}")
+        have = set(
+            Cell.objects.filter(grid=grid, document_id=document_id).values_list(
+                "column_id", flat=True
+            )
+        )
+        Cell.objects.bulk_create([c for c in new if c.column_id not in have])
+        lease.update(cells_done=Cell.objects.filter(grid=grid).count())
+
+
+def grid_fill(*, grid_id: int, owner: str | None = None) -> Grid | None:
+    """Fill the grid now, in this process (commands, tests); a failed or cancelled grid is put
+    back first, so calling this again resumes it."""
+    jobs.job_reset(jobs.spec_for(GRID), grid_id)
+    grid_fill_job(grid_id, owner or jobs.new_owner())
+    return Grid.objects.filter(pk=grid_id).first()
+
+
+def grid_requeue(*, grid: Grid, refill: bool = False) -> bool:
+    """Send the grid to be filled again: a failed, cancelled or stalled one resumes (only the
+    missing cells are filled); ``refill`` also clears the cells nobody has reviewed, so that they
+    are filled afresh (a done grid can be refilled so). Reviewed cells are always kept. False
+    when there is nothing to do (a worker is on it)."""
+    spec = jobs.spec_for(GRID)
+    with transaction.atomic():
+        locked = Grid.objects.select_for_update().filter(pk=grid.pk).first()
+        if locked is None:
+            return False
+        if locked.status == Grid.Status.DONE:
+            if not refill:
+                return False
+            moved = Grid.objects.filter(pk=grid.pk, status=Grid.Status.DONE).update(
+                status=Grid.Status.QUEUED,
+                attempts=0,
+                error_message="",
+                error_code="",
+                note="",
+                finished_at=None,
+                updated_at=timezone.now(),
+            )
+            if not moved:
+                return False
+            jobs.enqueue_on_commit(GRID, grid.pk)
+        elif not jobs.job_retry(spec, grid.pk, note="", finished_at=None):
+            return False
+        if refill:
+            Cell.objects.filter(grid=grid, reviewed_status=Cell.Review.NONE).delete()
+        Grid.objects.filter(pk=grid.pk).update(cells_done=Cell.objects.filter(grid=grid).count())
+    return True
+
+
+def grid_cancel(*, grid: Grid, by: str = "") -> bool:
+    """Stop a queued or running grid; the cells it wrote are kept. False when it had ended."""
+    return jobs.job_cancel(jobs.spec_for(GRID), grid.pk, by=by)
+
+
+# --- reviewing cells, saving columns -------------------------------------------------------------
+
+
+def cell_review_write(*, cell: Cell, user: object, status: str, value: str = "") -> Cell:
+    """Record a reviewer's verdict: ``confirmed`` (the value stands), ``corrected`` (with their
+    own value) or ``none`` (undo). Kept by every later run of the grid."""
+    if status not in Cell.Review.values:
+        raise GridRejected("The review must be confirmed, corrected or none.", "status")
+    value = value.strip()
+    if status == Cell.Review.CORRECTED and not value:
+        raise GridRejected("A correction needs the corrected value.", "value")
+    if len(value) > 4000:
+        raise GridRejected("A corrected value is at most 4000 characters.", "value")
+    cell.reviewed_status = status
+    cell.corrected_value = value if status == Cell.Review.CORRECTED else ""
+    reviewed = status != Cell.Review.NONE
+    cell.reviewed_by = user if reviewed and getattr(user, "is_authenticated", False) else None  # type: ignore[assignment]
+    cell.reviewed_at = timezone.now() if reviewed else None
+    cell.save(update_fields=["reviewed_status", "corrected_value", "reviewed_by", "reviewed_at"])
+    return cell
+
+
+def saved_column_create(
+    *, matter: Matter, user: object, key: str, question: str, type_: str
+) -> SavedColumn:
+    """Save (or update) the user's own column in the matter for later grids."""
+    (spec,) = columns_check([ColumnSpec(key, question, type_)])
+    column, _ = SavedColumn.objects.update_or_create(
+        matter=matter,
+        created_by=user,
+        key=spec.key,
+        defaults={"question": spec.question, "type": spec.type},
+    )
+    return column

@@ -1,0 +1,265 @@
+"""The review grid's pages: a matter's grids, the new-grid form (with the cost estimate), a grid
+that fills in while its job runs, a cell's quotation in the side panel, the reviewer's
+confirm/correct form, cancel, resume, refill and exports. Each view checks access through
+``matter_for`` first (404 for a non-member), looks the grid up within that matter, calls one
+action or selector and renders; an htmx request gets the fragment of the same template."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseStopPolling
+from django_htmx.middleware import HtmxDetails
+
+from legalnav.matters.access import Action, matter_for
+from legalnav.matters.models import Matter
+from legalnav.review import actions, selectors, services
+from legalnav.review.columns import ANSWER_TYPES, CUAD_COLUMNS
+from legalnav.review.exports import FORMATS
+from legalnav.review.forms import OWN_ROWS, GridForm, grid_form_parse
+from legalnav.review.models import Grid
+from legalnav.review.services import GridRejected
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+VIA = "page"
+
+
+def _form_context(
+    request: HttpRequest, matter: Matter, form: GridForm | None = None, **extra: object
+) -> dict[str, object]:
+    return {
+        "matter": matter,
+        "form": form or GridForm(preset=[c.key for c in CUAD_COLUMNS]),
+        "presets": CUAD_COLUMNS,
+        "saved_columns": list(selectors.saved_columns(matter=matter, user=request.user)),
+        "documents": list(selectors.indexed_documents(matter=matter)),
+        "types": ANSWER_TYPES,
+        "own_rows": range(OWN_ROWS),
+        "modes": Grid.Mode.choices,
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def grid_list(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
+    """The matter's review grids, newest first."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    grids = list(selectors.grid_list(matter=matter)[:100])
+    return render(request, "review/grids.html", {"matter": matter, "grids": grids})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def grid_new(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
+    """The new-grid form. POST with ``estimate`` shows what it would cost and changes nothing;
+    POST without it makes the grid and queues it."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    if request.method == "GET":
+        return render(request, "review/new.html", _form_context(request, matter))
+    form = grid_form_parse(request.POST)
+    saved = list(selectors.saved_columns(matter=matter, user=request.user))
+    columns = form.columns(saved)
+    try:
+        checked = services.columns_check(columns)
+        documents = services.grid_documents_check(matter=matter, document_ids=form.document_ids)
+        if "estimate" in request.POST:
+            estimate = services.grid_estimate(documents=documents, columns=checked)
+            context = _form_context(request, matter, form, estimate=estimate)
+            return render(request, "review/new.html", context)
+        if form.save_own:
+            for own in form.own:
+                actions.saved_column_add(
+                    matter=matter,
+                    user=request.user,
+                    key=own.key,
+                    question=own.question,
+                    type_=own.type,
+                    via=VIA,
+                )
+        grid = actions.grid_create(
+            matter=matter,
+            user=request.user,
+            title=form.title,
+            columns=checked,
+            document_ids=form.document_ids,
+            mode=form.mode,
+            via=VIA,
+        )
+    except GridRejected as exc:
+        context = _form_context(request, matter, form, error=exc.message)
+        return render(request, "review/new.html", context, status=400)
+    except actions.RateLimited as exc:
+        context = _form_context(request, matter, form, error=exc.decision.message)
+        response = render(request, "review/new.html", context, status=429)
+        response["Retry-After"] = str(exc.decision.retry_after)
+        return response
+    except actions.JobQueueDown as exc:
+        grid = exc.grid
+    return HttpResponseRedirect(reverse("grid-detail", args=[matter.pk, grid.pk]), status=303)
+
+
+@login_required
+@require_POST
+def saved_column_add(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
+    """Save one of the user's own columns for later grids."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    try:
+        actions.saved_column_add(
+            matter=matter,
+            user=request.user,
+            key=request.POST.get("key", ""),
+            question=request.POST.get("question", ""),
+            type_=request.POST.get("type", "clause"),
+            via=VIA,
+        )
+    except GridRejected as exc:
+        context = _form_context(request, matter, error=exc.message)
+        return render(request, "review/new.html", context, status=400)
+    return HttpResponseRedirect(reverse("grid-new", args=[matter.pk]), status=303)
+
+
+def _grid_context(matter: Matter, grid: Grid, which: str, **extra: object) -> dict[str, object]:
+    table = selectors.grid_table(grid=grid, which=which)
+    return {
+        "matter": matter,
+        "grid": grid,
+        "table": table,
+        "filters": selectors.FILTERS,
+        "formats": FORMATS,
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def grid_detail(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpResponse:
+    """The grid. The htmx poll gets the live fragment, and 286 once the job has ended or
+    stalled (a poll of a grid nobody is working on sweeps it at once)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    grid = selectors.grid_poll(grid=selectors.grid_get(matter=matter, grid_id=grid_id))
+    context = _grid_context(matter, grid, request.GET.get("show", ""))
+    if request.htmx and request.htmx.target == "grid-live":
+        response = render(request, "review/grid.html#grid_live", context)
+        done = context["table"].done  # type: ignore[attr-defined]
+        return HttpResponseStopPolling(response.content) if done else response
+    return render(request, "review/grid.html", context)
+
+
+def _after_action(
+    request: HtmxHttpRequest, matter: Matter, grid: Grid, notice: str = "", status: int = 200
+) -> HttpResponse:
+    if not request.htmx and status == 200:
+        return HttpResponseRedirect(reverse("grid-detail", args=[matter.pk, grid.pk]), status=303)
+    grid.refresh_from_db()
+    context = _grid_context(matter, grid, "", notice=notice)
+    template = "review/grid.html#grid_live" if request.htmx else "review/grid.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def grid_cancel(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpResponse:
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    actions.grid_cancel(matter=matter, user=request.user, grid=grid, via=VIA)
+    return _after_action(request, matter, grid)
+
+
+@login_required
+@require_POST
+def grid_resume(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpResponse:
+    """Resume (fill what is missing) or, with ``refill``, fill every unreviewed cell again."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    try:
+        actions.grid_resume(
+            matter=matter,
+            user=request.user,
+            grid=grid,
+            via=VIA,
+            refill=request.POST.get("refill") == "1",
+        )
+    except actions.JobQueueDown as exc:
+        response = _after_action(request, matter, grid, notice=exc.message, status=503)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
+    return _after_action(request, matter, grid)
+
+
+def _cell_context(matter: Matter, grid: Grid, cell_id: int, **extra: object) -> dict[str, object]:
+    cell = selectors.cell_get(grid=grid, cell_id=cell_id)
+    return {"matter": matter, "grid": grid, "ctx": selectors.cell_context(cell=cell), **extra}
+
+
+@login_required
+@require_GET
+def cell_detail(
+    request: HtmxHttpRequest, matter_id: int, grid_id: int, cell_id: int
+) -> HttpResponse:
+    """A cell: its value, its quotation highlighted in its provision, a link into the reader,
+    and the review form (the side panel; a page of its own without htmx)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    context = _cell_context(matter, grid, cell_id)
+    template = "review/cell.html#panel" if request.htmx else "review/cell.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def cell_review(
+    request: HtmxHttpRequest, matter_id: int, grid_id: int, cell_id: int
+) -> HttpResponse:
+    """Confirm or correct a cell (or undo the review); audited, kept by every later run."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    cell = selectors.cell_get(grid=grid, cell_id=cell_id)
+    status, error = 200, ""
+    try:
+        actions.cell_review(
+            matter=matter,
+            user=request.user,
+            cell=cell,
+            status=request.POST.get("review", ""),
+            value=request.POST.get("value", ""),
+            via=VIA,
+        )
+    except GridRejected as exc:
+        status, error = 400, exc.message
+    if not request.htmx and status == 200:
+        return HttpResponseRedirect(
+            reverse("grid-cell", args=[matter.pk, grid.pk, cell.pk]), status=303
+        )
+    context = _cell_context(matter, grid, cell.pk, error=error)
+    template = "review/cell.html#panel" if request.htmx else "review/cell.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def grid_export(request: HtmxHttpRequest, matter_id: int, grid_id: int, fmt: str) -> HttpResponse:
+    """The grid as CSV, XLSX or a PDF memo (any member). POST, since the export is audited (a
+    GET is 405 whoever asks, as for answer memos)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
+    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    try:
+        out = actions.grid_export(matter=matter, user=request.user, grid=grid, fmt=fmt, via=VIA)
+    except GridRejected as exc:
+        return HttpResponse(exc.message, status=404, content_type="text/plain; charset=utf-8")
+    except actions.RateLimited as exc:
+        refused = HttpResponse(
+            exc.decision.message, status=429, content_type="text/plain; charset=utf-8"
+        )
+        refused["Retry-After"] = str(exc.decision.retry_after)
+        return refused
+    response = HttpResponse(out.data, content_type=out.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{out.filename}"'
+    return response

@@ -1,0 +1,275 @@
+"""The review grid's pages and exports through the Django test client: the form makes a grid that
+is filled (inline), the page and its polled fragment (286 once done), the side panel with the
+quotation and the reader link, confirm/correct, filters, cancel/resume, every URL a 404 to a
+non-member, and the CSV, XLSX and PDF exports read back."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from legalnav.matters.models import AuditEvent, Membership
+from legalnav.review import actions
+from legalnav.review.models import Cell, Grid
+from legalnav.review.services import ColumnSpec
+from tests.conftest import MembershipFactory, UserFactory, index_bioamber_pair
+
+pytestmark = pytest.mark.django_db
+
+COLUMNS = [
+    ColumnSpec("Governing Law", "Which law governs this agreement?", "text"),
+    ColumnSpec("Parties", "Who are the parties?", "party"),
+    ColumnSpec("Source Code Escrow", "Is source code put in escrow?", "yes_no"),
+]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limit():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def pair(matter):
+    return index_bioamber_pair(matter)
+
+
+@pytest.fixture
+def grid(matter, owner, pair, django_capture_on_commit_callbacks) -> Grid:
+    base, _ = pair
+    with django_capture_on_commit_callbacks(execute=True):
+        made = actions.grid_create(
+            matter=matter,
+            user=owner,
+            title="Diligence <b>grid</b>",
+            columns=COLUMNS,
+            document_ids=[base.pk],
+            mode="offline",
+            via="page",
+        )
+    made.refresh_from_db()
+    assert made.status == Grid.Status.DONE, made.error_message
+    return made
+
+
+def urls(grid: Grid) -> dict[str, tuple[str, str]]:
+    cell = Cell.objects.filter(grid=grid).first()
+    m, g = grid.matter_id, grid.pk
+    return {
+        "list": ("get", reverse("grid-list", args=[m])),
+        "new": ("get", reverse("grid-new", args=[m])),
+        "detail": ("get", reverse("grid-detail", args=[m, g])),
+        "cell": ("get", reverse("grid-cell", args=[m, g, cell.pk])),
+        "review": ("post", reverse("grid-cell-review", args=[m, g, cell.pk])),
+        "cancel": ("post", reverse("grid-cancel", args=[m, g])),
+        "resume": ("post", reverse("grid-resume", args=[m, g])),
+        "csv": ("post", reverse("grid-export", args=[m, g, "csv"])),
+        "xlsx": ("post", reverse("grid-export", args=[m, g, "xlsx"])),
+        "pdf": ("post", reverse("grid-export", args=[m, g, "pdf"])),
+        "column": ("post", reverse("grid-column-add", args=[m])),
+    }
+
+
+def test_every_grid_url_is_a_404_to_a_non_member(client, grid):
+    client.force_login(UserFactory())
+    for name, (method, url) in urls(grid).items():
+        response = getattr(client, method)(url, {"review": "confirmed"} if method == "post" else {})
+        assert response.status_code == 404, name
+        hx = getattr(client, method)(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="grid-live")
+        assert hx.status_code == 404, name
+    assert not AuditEvent.objects.filter(action=AuditEvent.Action.EXPORTED).exists()
+    assert Cell.objects.filter(grid=grid).exclude(reviewed_status="none").count() == 0
+
+
+def test_a_grid_of_another_matter_is_not_found_here(client, grid, owner):
+    other = MembershipFactory(user=owner).matter
+    client.force_login(owner)
+    assert client.get(reverse("grid-detail", args=[other.pk, grid.pk])).status_code == 404
+    cell = Cell.objects.filter(grid=grid).first()
+    assert client.get(reverse("grid-cell", args=[other.pk, grid.pk, cell.pk])).status_code == 404
+    assert client.post(reverse("grid-export", args=[other.pk, grid.pk, "csv"])).status_code == 404
+
+
+def test_the_form_makes_a_grid_and_the_page_shows_it(
+    client, matter, owner, pair, django_capture_on_commit_callbacks
+):
+    base, amendment = pair
+    client.force_login(owner)
+    page = client.get(reverse("grid-new", args=[matter.pk]))
+    assert page.status_code == 200 and b"Governing Law" in page.content
+    estimate = client.post(
+        reverse("grid-new", args=[matter.pk]),
+        {"preset": ["Governing Law", "Parties"], "documents": [base.pk], "estimate": "1"},
+    )
+    assert estimate.status_code == 200 and b"Estimated cost" in estimate.content
+    assert not Grid.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        made = client.post(
+            reverse("grid-new", args=[matter.pk]),
+            {
+                "title": "Two questions",
+                "preset": ["Governing Law"],
+                "documents": [base.pk, amendment.pk],
+                "own_key": ["Notice", ""],
+                "own_question": ["Where are notices sent?", ""],
+                "own_type": ["text", "text"],
+                "save_own": "on",
+                "mode": "offline",
+            },
+        )
+    grid = Grid.objects.get()
+    assert made.status_code == 303 and made["Location"].endswith(f"/grids/{grid.pk}/")
+    assert [c.key for c in grid.columns.order_by("position")] == ["Governing Law", "Notice"]
+    assert grid.status == "done" and grid.cells_done == 4
+    assert grid.matter.saved_columns.get().key == "Notice"
+    page = client.get(made["Location"])
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "4 of 4 cells" in html and "Two questions" in html
+    law = Cell.objects.get(grid=grid, document=base, column__key="Governing Law")
+    assert law.citation in html
+    # The polled fragment stops polling (286) once the grid is done.
+    poll = client.get(made["Location"], HTTP_HX_REQUEST="true", HTTP_HX_TARGET="grid-live")
+    assert poll.status_code == 286 and b'id="grid-live"' in poll.content
+    assert b"<html" not in poll.content
+    # A claude grid without a key is refused with the reason, nothing made.
+    refused = client.post(
+        reverse("grid-new", args=[matter.pk]), {"preset": ["Parties"], "mode": "claude"}
+    )
+    assert refused.status_code == 400 and b"ANTHROPIC_API_KEY" in refused.content
+    assert Grid.objects.count() == 1
+
+
+def test_a_running_grid_keeps_polling(client, matter, owner, pair):
+    base, _ = pair
+    grid = actions.grid_create(
+        matter=matter,
+        user=owner,
+        title="t",
+        columns=COLUMNS,
+        document_ids=[base.pk],
+        mode="offline",
+        via="page",
+    )  # fmt: skip  (queued: on_commit does not run inside the test's transaction)
+    client.force_login(owner)
+    url = reverse("grid-detail", args=[matter.pk, grid.pk])
+    poll = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="grid-live")
+    assert poll.status_code == 200 and b"hx-trigger" in poll.content and b"0 of 3" in poll.content
+    cancel = client.post(
+        reverse("grid-cancel", args=[matter.pk, grid.pk]),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="grid-live",
+    )
+    assert cancel.status_code == 200 and b"Cancelled" in cancel.content
+    assert b"Resume" in cancel.content
+    grid.refresh_from_db()
+    assert grid.status == "cancelled"
+
+
+def test_the_cell_panel_shows_the_quotation_and_the_reader_link_escaped(client, grid, owner):
+    client.force_login(owner)
+    cell = Cell.objects.filter(grid=grid, found=True).select_related("node").first()
+    assert cell is not None
+    # Untrusted document text: a value with markup is shown as text, never as markup.
+    Cell.objects.filter(pk=cell.pk).update(value="<script>alert(1)</script>")
+    panel = client.get(
+        reverse("grid-cell", args=[grid.matter_id, grid.pk, cell.pk]), HTTP_HX_REQUEST="true"
+    )
+    html = panel.content.decode()
+    assert panel.status_code == 200
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
+    assert f"/documents/{cell.document_id}/#{cell.node.node_id}" in html
+    assert "<mark>" in html  # the quotation highlighted in its provision
+    page = client.get(reverse("grid-detail", args=[grid.matter_id, grid.pk]))
+    assert "<script>alert(1)</script>" not in page.content.decode()
+    assert "Diligence &lt;b&gt;grid&lt;/b&gt;" in page.content.decode()
+
+
+def test_confirm_and_correct_from_the_panel_and_filters(client, grid, owner):
+    client.force_login(owner)
+    cells = list(Cell.objects.filter(grid=grid).order_by("pk"))
+    m, g = grid.matter_id, grid.pk
+    bad = client.post(
+        reverse("grid-cell-review", args=[m, g, cells[0].pk]),
+        {"review": "corrected", "value": ""},
+        HTTP_HX_REQUEST="true",
+    )
+    assert bad.status_code == 400 and b"needs the corrected value" in bad.content
+    ok = client.post(
+        reverse("grid-cell-review", args=[m, g, cells[0].pk]),
+        {"review": "corrected", "value": "England & Wales"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert ok.status_code == 200 and b"England &amp; Wales" in ok.content
+    client.post(reverse("grid-cell-review", args=[m, g, cells[1].pk]), {"review": "confirmed"})
+    assert Cell.objects.get(pk=cells[1].pk).reviewed_status == "confirmed"
+    reviewed = client.get(
+        reverse("grid-detail", args=[m, g]) + "?show=reviewed",
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="grid-live",
+    ).content.decode()
+    assert f'data-cell="{cells[0].pk}"' in reviewed and f'data-cell="{cells[1].pk}"' in reviewed
+    assert f'data-cell="{cells[2].pk}"' not in reviewed
+    missing = [c for c in cells if not c.found]
+    shown = client.get(reverse("grid-detail", args=[m, g]) + "?show=not_found").content.decode()
+    for c in cells:
+        assert (f'data-cell="{c.pk}"' in shown) == (c in missing)
+    assert AuditEvent.objects.filter(action="cell_reviewed").count() == 2
+    # A viewer may review too (they may ask), but not cancel someone else's grid.
+    viewer = MembershipFactory(matter=grid.matter, role=Membership.Role.VIEWER).user
+    client.force_login(viewer)
+    assert client.post(reverse("grid-cancel", args=[m, g])).status_code == 403
+
+
+def test_exports_read_back(client, grid, owner):
+    client.force_login(owner)
+    m, g = grid.matter_id, grid.pk
+    cells = {c.column.key: c for c in Cell.objects.filter(grid=grid).select_related("column")}
+    Cell.objects.filter(pk=cells["Parties"].pk).update(
+        reviewed_status="corrected", corrected_value="=HYPERLINK(1)"
+    )
+    assert client.get(reverse("grid-export", args=[m, g, "csv"])).status_code == 405
+
+    response = client.post(reverse("grid-export", args=[m, g, "csv"]))
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0] == [
+        "Document", "Title",
+        "Governing Law", "Governing Law (citation)",
+        "Parties", "Parties (citation)",
+        "Source Code Escrow", "Source Code Escrow (citation)",
+    ]  # fmt: skip
+    law = cells["Governing Law"]
+    assert rows[1][0] == law.document.key
+    assert rows[1][2] == (law.value if law.found else "not found")
+    assert rows[1][3] == (law.citation if law.found else "")
+    assert rows[1][4] == "'=HYPERLINK(1)"  # a formula is written as text
+
+    response = client.post(reverse("grid-export", args=[m, g, "xlsx"]))
+    book = load_workbook(io.BytesIO(response.content))
+    sheet = book.active
+    values = [[c.value for c in row] for row in sheet.iter_rows()]
+    assert values[0][2] == "Governing Law" and values[1][2] == rows[1][2]
+    assert values[1][3] == rows[1][3]
+    assert sheet.cell(row=2, column=5).data_type == "s"  # text, not a formula
+
+    response = client.post(reverse("grid-export", args=[m, g, "pdf"]))
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+    reader = PdfReader(io.BytesIO(response.content))
+    text = " ".join(" ".join((p.extract_text() or "").split()) for p in reader.pages)
+    for cell in cells.values():
+        for q in cell.quotes:  # every quotation verbatim (word for word, spacing aside)
+            assert " ".join(q["text"].split())[:60] in text, q["text"][:60]
+            assert q["citation"] in text
+    assert AuditEvent.objects.filter(action="exported").count() == 3
+    formats = set(
+        AuditEvent.objects.filter(action="exported").values_list("detail__format", flat=True)
+    )
+    assert formats == {"csv", "xlsx", "pdf"}
