@@ -11,6 +11,7 @@ from datetime import date
 
 from legalnav.answers.citations import states_fact
 from legalnav.answers.sentences import sentences as split_sentences
+from legalnav.documents.parsing import values
 from legalnav.retrieval.bm25 import tokenize
 from legalnav.retrieval.engine import query_tokens
 
@@ -88,11 +89,101 @@ def _plain(title: str) -> str:
     return " ".join(_SINGLE_QUOTE.sub("", title.translate(_NO_QUOTES)).split())
 
 
+# What a question asks for, when it asks for one typed value, and the extractor that reads it.
+# Order matters: "how long is the notice period" is a duration though it could read as a date.
+_ASKS: tuple[tuple[re.Pattern[str], values.Extractor], ...] = (
+    (
+        re.compile(
+            r"\bgovern(?:s|ed|ing)\b.{0,40}\blaws?\b|\blaws?\b.{0,40}\bgovern|"
+            r"\bwhich\s+(?:state|country|jurisdiction)|\bchoice\s+of\s+law\b",
+            re.I,
+        ),
+        values.extract_jurisdiction,
+    ),
+    (
+        re.compile(
+            r"\bwho\s+are\s+the\s+parties\b|\bparties\s+to\s+the\b|\bbetween\s+whom\b", re.I
+        ),
+        values.extract_parties,
+    ),
+    (
+        re.compile(
+            r"\bhow\s+long\b|\bhow\s+many\s+(?:days|weeks|months|years)\b|"
+            r"\b(?:notice|renewal|initial|cure|warranty)\s+(?:period|term)\b|"
+            r"\bwhat\s+is\s+the\s+term\b",
+            re.I,
+        ),
+        values.extract_duration,
+    ),
+    (
+        re.compile(
+            r"\bwhen\s+(?:does|did|is|was|will)\b|\bwhat\s+(?:is\s+the\s+)?date\b|"
+            r"\b(?:effective|expiration|termination|closing)\s+date\b|\bon\s+what\s+date\b",
+            re.I,
+        ),
+        values.extract_date,
+    ),
+    (
+        re.compile(
+            r"\bhow\s+much\b|\bwhat\s+(?:is\s+the\s+)?(?:amount|fee|price|purchase\s+price)\b|"
+            r"\bcap\s+on\s+(?:liability|damages)\b|\bmaximum\s+(?:amount|liability)\b",
+            re.I,
+        ),
+        values.extract_amount,
+    ),
+)
+
+
+def asked_value(question: str) -> values.Extractor | None:
+    """The extractor for the one typed value a question asks for (governing law, parties, a
+    period, a date, an amount), or None when it asks for something else."""
+    for pattern, extractor in _ASKS:
+        if pattern.search(question):
+            return extractor
+    return None
+
+
+def _quoted(run: str) -> str:
+    return "“" + run.replace("“", "‘").replace("”", "’").replace('"', "'") + "”"
+
+
+def short_answer(
+    question: str, provisions: list[Provision], overriding: frozenset[str] = frozenset()
+) -> str | None:
+    """A one-line answer before the list, when the question asks for one typed value and one of
+    the quoted sentences states it: "Short answer: New York. “… the laws of the State of New
+    York …” [D1:s9.10]". The value is read from the quotation that follows it and the line
+    carries its citation, so the check verifies the quotation like any other. An amendment or
+    side letter that amends another quoted document (``overriding``: their keys) is read first,
+    the latest first: where it states the value, it is the one that holds."""
+    extractor = asked_value(question)
+    if extractor is None:
+        return None
+    later = sorted(
+        (p for p in provisions if p.doc_key in overriding),
+        key=lambda p: p.effective_date or date.min,
+        reverse=True,
+    )
+    for p in [*later, *(p for p in provisions if p.doc_key not in overriding)]:
+        for run in best_sentences(question, p.text):
+            found = extractor(run)
+            if found is not None and found.display:
+                answer = _plain(found.display)
+                return f"Short answer: {answer}. {_quoted(run)} [{p.doc_key}:{p.node_id}]"
+    return None
+
+
 def answer_offline(
-    question: str, provisions: list[Provision], *, threshold: float = 0.34, sources: bool = False
+    question: str,
+    provisions: list[Provision],
+    *,
+    threshold: float = 0.34,
+    sources: bool = False,
+    short: bool = True,
 ) -> str:
     """Quote the best-ranked provisions that share enough of the question's words; retrieval's
-    order is kept, and a later amendment or side letter is marked as prevailing. With
+    order is kept, and a later amendment or side letter is marked as prevailing. A question that
+    asks for one typed value (``short``) gets a one-line answer with its quotation first. With
     ``sources`` (a matter of several documents, a question that names none of them) a last line
     says which documents the quoted evidence came from."""
     ranked = [p for p in provisions if relevance(question, f"{p.heading} {p.text}") > 0]
@@ -105,13 +196,13 @@ def answer_offline(
     overriding = {
         p.doc_key for p in relevant if p.doc_kind in _OVERRIDING_KINDS and p.amends_key in keys
     }
+    line = short_answer(question, relevant, frozenset(overriding)) if short else None
+    if line:
+        lines.insert(0, line)
     for n, p in enumerate(relevant, 1):
         where = " ".join(x for x in (p.ref, p.heading) if x) or p.node_id
         dated = f", {p.effective_date.isoformat()}" if p.effective_date else ""
-        quotes = " … ".join(
-            "“" + run.replace("“", "‘").replace("”", "’").replace('"', "'") + "”"
-            for run in best_sentences(question, p.text)
-        )
+        quotes = " … ".join(_quoted(run) for run in best_sentences(question, p.text))
         lines.append(
             f"{n}. {_plain(p.doc_title)} ({p.doc_kind.replace('_', ' ')}{dated}), {where}: {quotes} [{p.doc_key}:{p.node_id}]"
         )

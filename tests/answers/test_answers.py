@@ -62,6 +62,71 @@ def test_offline_answer_notes_that_an_amendment_prevails_over_what_it_amends():
     assert "prevails" in text
 
 
+def test_a_question_asking_for_one_value_gets_a_short_answer_with_its_quotation_first():
+    text = answer_offline("Which state's law governs the agreement?", [provision()])
+    first = text.splitlines()[0]
+    assert first.startswith("Short answer: Minnesota. “") and first.endswith("[D1:s13.2]")
+    lookup = {("D1", "s13.2"): provision().text}
+    checked = citations.validate(text, lambda d, n: lookup.get((d, n)))
+    assert checked.ok and all(c.verdict == citations.VERIFIED for c in checked.checks)
+    # The list of provisions still follows it.
+    assert "1. Development Agreement" in text
+
+
+def test_the_short_answer_reads_the_amendment_that_prevails_first():
+    amendment = provision(
+        doc_key="D2",
+        doc_kind="amendment",
+        doc_title="First Amendment",
+        node_id="s1",
+        effective_date=date(2011, 7, 5),
+        amends_key="D1",
+        text="1. Section 13.2 is amended: this Agreement is governed by the laws of the State of Delaware.",
+    )
+    text = answer_offline("Which state's law governs the agreement?", [provision(), amendment])
+    assert text.splitlines()[0].startswith("Short answer: Delaware.")
+    assert text.splitlines()[0].endswith("[D2:s1]")
+
+
+@pytest.mark.parametrize(
+    ("question", "clause", "value"),
+    [
+        (
+            "How long is the initial term of this Agreement?",
+            "10.1 Term. The initial term of this Agreement is four (4) years from the Effective Date.",
+            "4 years",
+        ),
+        (
+            "What is the maximum liability of either party?",
+            "12.1 Limitation. In no event shall the liability of either party exceed $5,000,000.",
+            "5,000,000",
+        ),
+        (
+            "When does the agreement expire?",
+            "10.1 Term. This Agreement expires on December 31, 2015 unless the parties renew it.",
+            "2015",
+        ),
+    ],
+)
+def test_short_answers_for_periods_amounts_and_dates(question, clause, value):
+    text = answer_offline(question, [provision(text=clause, heading="Term", ref="10.1")])
+    first = text.splitlines()[0]
+    assert first.startswith("Short answer: ") and value in first.split("“")[0], first
+
+
+def test_no_short_answer_when_the_question_asks_for_no_single_value_or_none_is_stated():
+    text = answer_offline("What does Section 13.2 of the Development Agreement say?", [provision()])
+    assert text.startswith("Extractive answer") and "[D1:s13.2]" in text
+    text = answer_offline(
+        "How long is the notice period under the agreement?",
+        [provision(text="Notice shall be given in writing under this Agreement.")],
+    )
+    assert not text.startswith("Short answer")
+    # Research answers keep their own shape.
+    text = answer_offline("Which state's law governs the agreement?", [provision()], short=False)
+    assert not text.startswith("Short answer")
+
+
 def test_validation_flags_invented_provisions_and_altered_quotes():
     answer = (
         "The term is four years: “continue for four (4) years” [D1:s10.1]\n"

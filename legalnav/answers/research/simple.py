@@ -301,7 +301,7 @@ def _retrieve_and_answer(trace: Trace, query: Query, m: MatterView, provider: An
         )
         context = prompt.text()
         if provider is None:
-            text = answer_offline(query.question, provisions)
+            text = answer_offline(query.question, provisions, short=False)
             OfflineProvider().record(
                 purpose="answer",
                 prompt_text=context,
