@@ -150,27 +150,37 @@ def _quoted(run: str) -> str:
 def short_answer(
     question: str, provisions: list[Provision], overriding: frozenset[str] = frozenset()
 ) -> str | None:
-    """A one-line answer before the list, when the question asks for one typed value and one of
-    the quoted sentences states it: "Short answer: New York. “… the laws of the State of New
-    York …” [D1:s9.10]". The value is read from the quotation that follows it and the line
-    carries its citation, so the check verifies the quotation like any other. An amendment or
-    side letter that amends another quoted document (``overriding``: their keys) is read first,
-    the latest first: where it states the value, it is the one that holds."""
+    """A one-line answer before the list, when the question asks for one typed value and the
+    quoted provisions state one value only: "Short answer: New York. “… the laws of the State
+    of New York …” [D1:s9.10]". The value is read from the quotation that follows it and the
+    line carries its citation, so the check verifies the quotation like any other.
+
+    An amendment or side letter that amends another quoted document (``overriding``: their
+    keys) holds over it: the value it states replaces the amended document's. When the quoted
+    documents still state different values (three agreements under three laws, and a question
+    that names none of them), there is no one answer to give, and the list alone answers."""
     extractor = asked_value(question)
     if extractor is None:
         return None
-    later = sorted(
-        (p for p in provisions if p.doc_key in overriding),
-        key=lambda p: p.effective_date or date.min,
-        reverse=True,
-    )
-    for p in [*later, *(p for p in provisions if p.doc_key not in overriding)]:
+    read: list[tuple[Provision, str, str]] = []  # (provision, quoted run, value), one a document
+    seen: set[str] = set()
+    for p in provisions:
+        if p.doc_key in seen:
+            continue
         for run in best_sentences(question, p.text):
             found = extractor(run)
             if found is not None and found.display:
-                answer = _plain(found.display)
-                return f"Short answer: {answer}. {_quoted(run)} [{p.doc_key}:{p.node_id}]"
-    return None
+                read.append((p, run, _plain(found.display)))
+                seen.add(p.doc_key)
+                break
+    superseded = {p.amends_key for p, _, _ in read if p.doc_key in overriding}
+    holding = [r for r in read if r[0].doc_key not in superseded]
+    if not holding or len({value.casefold() for _, _, value in holding}) > 1:
+        return None
+    p, run, value = max(
+        holding, key=lambda r: r[0].doc_key in overriding
+    )  # first, amendments first
+    return f"Short answer: {value}. {_quoted(run)} [{p.doc_key}:{p.node_id}]"
 
 
 def answer_offline(

@@ -88,6 +88,24 @@ def test_the_short_answer_reads_the_amendment_that_prevails_first():
     assert text.splitlines()[0].endswith("[D2:s1]")
 
 
+def test_no_short_answer_when_the_quoted_documents_state_different_values():
+    # A data room of agreements under different laws, and a question that names none of them:
+    # no one value answers it, and the list (one law per document) does.
+    credit = provision(
+        doc_key="D3",
+        doc_title="Credit Agreement",
+        node_id="s9.10",
+        text="9.10 Governing Law. This Agreement shall be governed by the laws of the State of New York.",
+    )
+    text = answer_offline("Which state's law governs the agreement?", [credit, provision()])
+    assert not text.startswith("Short answer"), text
+    assert "[D3:s9.10]" in text and "[D1:s13.2]" in text
+    # Two provisions of one document that agree still give one answer.
+    same = provision(node_id="s13.3", text="13.3 Venue. The laws of the State of Minnesota govern.")
+    text = answer_offline("Which state's law governs the agreement?", [provision(), same])
+    assert text.startswith("Short answer: Minnesota.")
+
+
 @pytest.mark.parametrize(
     ("question", "clause", "value"),
     [
