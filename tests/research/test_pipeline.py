@@ -72,7 +72,7 @@ def ask(matter, question: str) -> Query:
 def test_deep_question_runs_every_step_and_keeps_adverse_authority(research_matter, judgments):
     query = ask(research_matter, BRIEF)
     run = ResearchRun.objects.get(query=query)
-    assert run.route == "deep" and run.routed_by == "rules" and run.side == "accused"
+    assert run.route == "deep" and run.routed_by == "rules" and run.side == "the accused"
     steps = list(run.steps.order_by("order"))
     assert [s.name for s in steps] == DEEP_STEPS
     assert all(s.status == "ok" for s in steps)
@@ -143,6 +143,46 @@ def test_an_ambiguous_question_is_sent_back_with_options(research_matter, judgme
     assert run.route == "clarify" and len(run.options) >= 2
     assert all(o in query.answer.text for o in run.options)
     assert not ResearchEvidence.objects.filter(run=run).exists()
+
+
+def test_the_side_decides_the_buckets_and_an_unread_side_is_asked_for(research_matter, judgments):
+    # Issue 17's first question: a brief for "the appellant" of a murder conviction.
+    brief = ask(
+        research_matter,
+        "Prepare a research brief for the appellant: can a conviction for murder rest on a dying "
+        "declaration alone, without corroboration? Give authorities for and against.",
+    )
+    run = ResearchRun.objects.get(query=brief)
+    assert run.route == "deep" and run.side == "an accused appellant"
+    assert run.proposition.startswith("whether a conviction for murder can rest on a dying")
+    assert "Acting for: an accused appellant." in brief.answer.text
+    ev = ResearchEvidence.objects.filter(run=run).select_related("document")
+    buckets = {e.document.original_filename[:-4]: (e.bucket, e.reason) for e in ev}
+    assert buckets["C1932"][0] == "adverse"  # Varikuppal Srinivas: conviction upheld
+    assert buckets["C1932"][1].endswith("adverse to an accused appellant")
+    assert buckets["C1252"][0] == "supporting"  # Gopal: the accused's appeal allowed
+
+    # Issue 17's second: facts, then "Can the conviction stand?", with no side: asked back.
+    facts = (
+        "The accused was convicted of murder on the basis of a dying declaration recorded by a "
+        "magistrate without corroboration. Can the conviction stand?"
+    )
+    asked = ask(research_matter, facts)
+    run = ResearchRun.objects.get(query=asked)
+    assert run.route == "clarify" and "whose side" in run.route_reason
+    assert run.options == [f"I act for the accused. {facts}", f"I act for the prosecution. {facts}"]
+    assert not ResearchEvidence.objects.filter(run=run).exists()
+    # The lawyer picks the prosecution: the same judgments change buckets.
+    chosen = ask(research_matter, run.options[1])
+    run = ResearchRun.objects.get(query=chosen)
+    assert run.route == "deep" and run.side == "the prosecution"
+    ev = ResearchEvidence.objects.filter(run=run).select_related("document")
+    buckets = {e.document.original_filename[:-4]: e.bucket for e in ev}
+    assert buckets.get("C1932") in (None, "supporting") and buckets.get("C1252") in (
+        None,
+        "adverse",
+    )
+    assert "supporting" in buckets.values() and "adverse" in buckets.values()
 
 
 def _outcome_node(doc: Document) -> Node:
@@ -296,3 +336,27 @@ def test_the_answer_page_shows_the_route_the_trace_and_the_stance_buckets(
     assert adverse and all(e.document.case_card.case_name[:30] in html for e in adverse)
     # The rule-based buckets of contract answers are not shown for a research answer.
     assert "Evidence retrieval put before the answerer" not in html
+
+
+def test_a_side_choice_on_the_page_asks_the_question_again(research_matter, judgments, client):
+    from legalnav.matters.models import Membership
+    from tests.conftest import MembershipFactory
+
+    member = MembershipFactory(matter=research_matter, role=Membership.Role.EDITOR)
+    facts = (
+        "The accused was convicted of murder on the basis of a dying declaration recorded by a "
+        "magistrate without corroboration. Can the conviction stand?"
+    )
+    query = ask(research_matter, facts)
+    client.force_login(member.user)
+    html = client.get(f"/matters/{research_matter.pk}/questions/{query.pk}/").content.decode()
+    choice = f"I act for the accused. {facts}"
+    assert "Which side do you act for?" in html
+    assert f'<input type="hidden" name="question" value="{choice}">' in html
+    assert f'<button type="submit" class="link-button">{choice}</button>' in html
+    response = client.post(
+        f"/matters/{research_matter.pk}/ask/", {"question": choice, "mode": query.mode}
+    )
+    assert response.status_code == 303
+    asked = Query.objects.filter(matter=research_matter).order_by("-pk").first()
+    assert asked.pk != query.pk and asked.question == choice and asked.asked_by == member.user

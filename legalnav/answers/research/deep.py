@@ -32,6 +32,7 @@ from legalnav.answers.research.context import (
     search_mode,
     validate_result,
 )
+from legalnav.answers.research.reading import read_question
 from legalnav.answers.research.router import Route
 from legalnav.answers.research.search import JudgmentHit
 from legalnav.answers.research.stance import (
@@ -42,24 +43,10 @@ from legalnav.answers.research.stance import (
     Stance,
     judgment_stance,
     treatment_stance,
-    user_side,
 )
 from legalnav.llm import prompts
 from legalnav.llm.providers import LLMError, OfflineProvider
 from legalnav.retrieval.engine import rrf
-
-_REQUEST = re.compile(
-    r"\b(?:find|give me|prepare|draft|build|advise|set out|include|identify|assess|compare|"
-    r"tell us|list|cite|citing|what|which|how)\b[^.?!]*(?:precedents?|authorit(?:y|ies)|cases?|"
-    r"case law|research note|brief|risk|strategy|arguments?|both sides|for and against|against us|"
-    r"outcome)[^.?!]*[.?!]?",
-    re.I,
-)
-_PROPOSITION = re.compile(
-    r"\b(?:argument that|arguing that|argue that|argues that|proposition that|position that|authority (?:for|that)|"
-    r"supporting (?:the view|an argument|the argument) that|whether)\s+(.+?)(?:[,;]\s*(?:and|with|including|citing)\b|[.?!]|$)",
-    re.I,
-)
 
 # A small legal thesaurus: words a question uses, and the words judgments use for the same
 # thing. Used by the offline expansion step.
@@ -141,15 +128,17 @@ class Plan:
     by: str = "rules"
 
 
+def _acting_for(side: Side) -> str:
+    """Who the brief is for, in words ("an accused appellant"); "" when the question did not say."""
+    return side.describe() if side.known else ""
+
+
 def _plan_offline(question: str, route: Route) -> Plan:
-    side = user_side(question)
+    reading = read_question(question)
+    side = reading.side
     if not side.known and route.side:
-        side = Side(route.side, "router")
-    proposition = route.proposition
-    if not proposition:
-        m = _PROPOSITION.search(question)
-        proposition = m.group(1).strip() if m else _REQUEST.sub(" ", question).strip() or question
-    proposition = " ".join(proposition.split())
+        side = Side(route.side, "router", label=route.side)
+    proposition = " ".join((route.proposition or reading.proposition or question).split())
     issues = sorted(
         {
             m.group(0)
@@ -202,7 +191,9 @@ def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provide
         text, answerer, context = _synthesise(query, m, plan, pieces, provider)
         rec.outputs = {"answer_chars": len(text)}
     # 8. validate
-    result = Result(text, answerer, "brief", pieces, context, plan.proposition, plan.side.role)
+    result = Result(
+        text, answerer, "brief", pieces, context, plan.proposition, _acting_for(plan.side)
+    )
     with trace.step("validate", citations=len(re.findall(r"\[D\d+:", text))) as rec:
         validate_result(m, result, question=query.question)
         rec.outputs = {"removed": result.removed, "validation": result.validation}
@@ -538,10 +529,12 @@ def _plan_claude(rec: StepRecord, query: Query, plan: Plan, provider: Any) -> Pl
         )
 
     side_role = str(data.get("side") or "")
-    side = Side(side_role, "claude") if side_role in prompts.RESEARCH_SIDES else plan.side
+    side = plan.side  # the rules' reading keeps where the side sits and who it is
+    if not side.known and side_role in prompts.RESEARCH_SIDES:
+        side = Side(side_role, "claude", label=side_role)
     return Plan(
         proposition=data["proposition"][:1000] or plan.proposition,
-        side=side if side.known else plan.side,
+        side=side,
         issues=strings("issues", 4) or plan.issues,
         queries=[query.question] + strings("queries", 3),
         adverse_queries=strings("adverse_queries", 2) or plan.adverse_queries,
@@ -696,7 +689,7 @@ def _synthesise(
     if provider is None:
         text = offline_brief.write(
             proposition=plan.proposition,
-            side=plan.side.role,
+            side=_acting_for(plan.side),
             items=[
                 offline_brief.Item(
                     bucket=p.bucket,

@@ -262,3 +262,157 @@ def aila_rankings(
             metrics["seconds_per_query"] = round((time.perf_counter() - t) / len(dev.queries), 2)
             out[f"engine:{mode}"] = metrics
     return out
+
+
+# --- reading research questions (issue 17's gold file) ------------------------------------------
+
+GOLD_QUESTIONS = Path(__file__).resolve().parent / "gold" / "research_questions.jsonl"
+GOLD_AILA_STANCE = Path(__file__).resolve().parent / "gold" / "aila_stance.jsonl"
+
+
+def side_is_right(gold: dict[str, object], side: object) -> bool:
+    """Whether a read side matches the gold one. A side may be named by its role or by where it
+    sits ("the respondent State" is right for gold "respondent" and for "prosecution")."""
+    expected = gold.get("side")
+    role, label, position, party = (
+        str(getattr(side, "role", "")),
+        str(getattr(side, "label", "")),
+        str(getattr(side, "position", "")),
+        str(getattr(side, "party", "")),
+    )
+    if expected is None:
+        return not role
+    if expected == "named party":
+        wanted = str(gold.get("party") or "").lower()
+        return bool(party) and party.lower().removeprefix("m/s ").split()[0] in wanted
+    names = {role, label, position} | ({"prosecution"} if role == "state" else set())
+    return expected in names
+
+
+def reading_scores(split: str, path: Path = GOLD_QUESTIONS) -> dict[str, object]:
+    """Route and side accuracy of the offline reading on one half of the gold questions, with
+    every miss and every proposition read (for the hand check)."""
+    from legalnav.answers.research.reading import read_question
+    from legalnav.answers.research.router import route_offline
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    rows = [r for r in rows if split in ("all", r["split"])]
+    route_right = side_right = 0
+    misses: list[dict[str, object]] = []
+    propositions: list[dict[str, str]] = []
+    clarify_choices = 0
+    clarify_with_choices = 0
+    for r in rows:
+        route = route_offline(r["question"])
+        reading = read_question(r["question"])
+        ok_route = route.route == r["route"]
+        ok_side = side_is_right(r, reading.side)
+        route_right += ok_route
+        side_right += ok_side
+        if r.get("choices"):
+            clarify_choices += 1
+            clarify_with_choices += all(
+                any(f"for the {c}." in o for o in route.options) for c in r["choices"]
+            )
+        if not (ok_route and ok_side):
+            misses.append(
+                {
+                    "id": r["id"],
+                    "route": [r["route"], route.route],
+                    "side": [r["side"], reading.side.describe() if reading.side.known else None],
+                }
+            )
+        if r["route"] == "deep":
+            propositions.append(
+                {
+                    "id": r["id"],
+                    "read": reading.proposition,
+                    "by": reading.proposition_from,
+                    "gold": str(r.get("proposition") or ""),
+                }
+            )
+    n = len(rows) or 1
+    return {
+        "split": split,
+        "n": len(rows),
+        "route_accuracy": round(route_right / n, 4),
+        "side_accuracy": round(side_right / n, 4),
+        "side_missing_offered_the_right_choices": f"{clarify_with_choices}/{clarify_choices}",
+        "misses": misses,
+        "propositions": propositions,
+    }
+
+
+# --- stance on AILA briefs for the appellant -------------------------------------------------------
+
+AILA_BRIEF = "Prepare a research brief for the appellant, with authorities for and against. {facts}"
+
+
+def aila_stance_scores(
+    folder: Path, path: Path = GOLD_AILA_STANCE, *, read: Callable[[str], object] | None = None
+) -> dict[str, object]:
+    """Each AILA dev query rewritten as a brief for its appellant; each hand-labelled judgment's
+    offline stance for the side read from that brief, against the hand label (stance on the
+    issue) and against who won (the outcome for a party in the appellant's position).
+
+    ``read`` reads the side (default: today's reader), so an older reader can be scored too."""
+    from legalnav.answers.research.reading import read_side
+    from legalnav.answers.research.stance import CardFacts, judgment_stance
+    from legalnav.documents.parsing.judgments import case_card
+
+    read = read or read_side
+    dev = aila_dev(folder)
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    cards: dict[str, CardFacts] = {}
+    gold, by_outcome, predicted, reasons = [], [], [], []
+    sides: dict[str, str] = {}
+    for r in rows:
+        question = AILA_BRIEF.format(facts=dev.queries[r["query"]])
+        side = read(question)
+        sides[r["query"]] = (
+            side.describe()
+            if getattr(side, "known", False) and hasattr(side, "describe")
+            else str(getattr(side, "role", "")) or "not read"
+        )
+        if r["doc"] not in cards:
+            text = (folder / "casedocs" / f"{r['doc']}.txt").read_text(encoding="utf-8")
+            c = case_card(text)
+            cards[r["doc"]] = CardFacts(
+                case_name=c.case_name,
+                outcome=c.outcome,
+                winner=c.winner,
+                outcome_text=c.outcome_text,
+                appellant_label=c.appellant_label,
+                respondent_label=c.respondent_label,
+                appellant_role=c.appellant_role,
+                respondent_role=c.respondent_role,
+                judicial_treatment=c.judicial_treatment,
+                criminal=c.criminal,
+            )
+        stance = judgment_stance(side, cards[r["doc"]])  # type: ignore[arg-type]
+        gold.append(r["stance"])
+        by_outcome.append(
+            {"won": "supporting", "lost": "adverse"}.get(r["outcome_for_same_party"], "neutral")
+        )
+        predicted.append(stance.bucket)
+        reasons.append(
+            {
+                "query": r["query"],
+                "doc": r["doc"],
+                "gold": r["stance"],
+                "got": stance.bucket,
+                "reason": stance.reason,
+            }
+        )
+    labels = ["supporting", "adverse", "neutral"]
+    on_issue = label_scores(gold, predicted, labels)
+    on_outcome = label_scores(by_outcome, predicted, labels)
+    return {
+        "pairs": len(rows),
+        "sides_read": sides,
+        "vs_hand_stance": on_issue.as_dict(),
+        "adverse_recall_vs_hand": on_issue.per_label.get("adverse", {}).get("recall", 0.0),
+        "vs_outcome_for_same_party": on_outcome.as_dict(),
+        "adverse_recall_vs_outcome": on_outcome.per_label.get("adverse", {}).get("recall", 0.0),
+        "reasons": reasons,
+    }

@@ -59,7 +59,7 @@ def write(*, proposition: str, side: str, items: list[Item], question: str) -> s
     supporting = _grouped(items, SUPPORTING)
     adverse = _grouped(items, ADVERSE)
     neutral = _grouped(items, NEUTRAL)
-    acting = f"the {side}" if side else "a side the question does not state"
+    acting = side or "a side the question does not state"
     lines = [
         "Research note (offline: no language model was used; stance is read from each "
         "judgment's outcome and treatment language).",

@@ -129,7 +129,7 @@ def _route(trace: Trace, query: Query, m: MatterView, provider: Any) -> Route:  
     with trace.step("route", question=query.question, by="claude" if provider else "rules") as rec:
         examples = _matter_examples(m)
         offline = route_offline(query.question)
-        if offline.route == CLARIFY:
+        if offline.route == CLARIFY and offline.asks_for != "side":
             offline.options = clarify_options(query.question, examples=examples)
         route = offline
         if provider is not None:
@@ -171,10 +171,16 @@ def _read_route(text: str, model: str) -> Route | None:
 
 
 def _clarify(route: Route) -> Result:
-    lines = [
-        f"This question is too ambiguous to research as asked ({route.reason}). "
-        "Which of these do you mean?"
-    ]
+    if route.asks_for == "side":
+        lines = [
+            "Which side do you act for? The same judgment supports one side and cuts against "
+            f"the other, so the research waits for it ({route.reason}). Ask again as one of these:"
+        ]
+    else:
+        lines = [
+            f"This question is too ambiguous to research as asked ({route.reason}). "
+            "Which of these do you mean?"
+        ]
     lines += [f"{i}. {o}" for i, o in enumerate(route.options, 1)]
     return Result(
         "\n".join(lines), route.routed_by if route.routed_by != "rules" else "offline", "clarify"

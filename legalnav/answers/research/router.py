@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from legalnav.answers.research.reading import is_fact_pattern, read_question
 from legalnav.retrieval.bm25 import tokenize
 
 SIMPLE, CLARIFY, DEEP = "simple", "clarify", "deep"
@@ -25,6 +26,7 @@ class Route:
     routed_by: str = "rules"
     proposition: str = ""  # deep: what the user wants supported (Claude may fill it in)
     side: str = ""
+    asks_for: str = ""  # clarify: "side" when only the side is missing (the options name it)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -34,6 +36,7 @@ class Route:
             "routed_by": self.routed_by,
             "proposition": self.proposition,
             "side": self.side,
+            "asks_for": self.asks_for,
         }
 
 
@@ -71,6 +74,7 @@ _ANCHOR = re.compile(
     r"\bparagraph\s+\d|¶\s*\d|\bjustice\s+[A-Z]|[“\"'][^”\"']{4,}[”\"']|"
     r"\b(?:IPC|Cr\.?P\.?C|Penal Code|Constitution|NDPS|TADA|Arms Act|Negotiable Instruments)\b"
 )
+_ASKS_FOR_LAW = re.compile(r"\b(?:case law|authorit(?:y|ies)|precedents?|cases|judgments)\b", re.I)
 # Words that stand for something the question never names.
 _VAGUE = re.compile(
     r"\b(?:it|this|that|these|those|he|she|they|him|her|them|my case|the case|the appeal|"
@@ -100,15 +104,41 @@ def route_offline(question: str) -> Route:
     lookup = _LOOKUP.search(q)
     vague = _VAGUE.search(q)
 
+    reading = read_question(q)
+    facts = is_fact_pattern(q)
+    deep: Route | None = None
     if brief and (len(content) >= 5 or len(words) >= 15):
-        return Route(DEEP, f"a brief: “{brief.group(0)}”, with enough facts to research")
-    if len(words) >= 30 and not lookup:
-        return Route(DEEP, f"a statement of facts ({len(words)} words): researched as a brief")
+        deep = Route(DEEP, f"a brief: “{brief.group(0)}”, with enough facts to research")
+    elif facts and not lookup:
+        asked = facts.group(0)
+        deep = Route(DEEP, f"facts, then whether a result holds (“{asked}”): researched as a brief")
+    elif len(words) >= 30 and not lookup:
+        deep = Route(DEEP, f"a statement of facts ({len(words)} words): researched as a brief")
+    if deep is not None:
+        deep.proposition = reading.proposition
+        if reading.side.known:
+            deep.side = reading.side.role
+            return deep
+        return Route(
+            CLARIFY,
+            f"{deep.reason.split(':', 1)[0]}, but it does not say whose side you are on: "
+            f"{' or '.join(reading.choices)}?",
+            side_options(q, reading.choices),
+            proposition=reading.proposition,
+            asks_for="side",
+        )
     if lookup and (anchor or len(content) >= 2):
         what = f"anchored to “{anchor.group(0)}”" if anchor else f"{len(content)} search terms"
         return Route(SIMPLE, f"a lookup or listing (“{lookup.group(0)}”), {what}")
     if anchor and len(content) >= 2:
         return Route(SIMPLE, f"a specific question, anchored to “{anchor.group(0)}”")
+    asks = _ASKS_FOR_LAW.search(q)
+    if asks and not anchor and len(content) <= 3:
+        return Route(
+            CLARIFY,
+            f"asks for “{asks.group(0)}” but names no issue, facts or side",
+            clarify_options(q),
+        )
     if brief:
         return Route(
             CLARIFY,
@@ -121,6 +151,13 @@ def route_offline(question: str) -> Route:
         why = f"“{vague.group(0)}” refers to nothing named" if vague else "too few terms"
         return Route(CLARIFY, f"too ambiguous to research: {why}", clarify_options(q))
     return Route(SIMPLE, f"a plain search ({len(content)} search terms)")
+
+
+def side_options(question: str, choices: list[str]) -> list[str]:
+    """The question again, once for each side it most likely means: each is a question the user
+    can ask as it stands."""
+    q = " ".join(question.split())
+    return [f"I act for the {choice}. {q}" for choice in choices]
 
 
 def clarify_options(question: str, *, examples: dict[str, list[str]] | None = None) -> list[str]:

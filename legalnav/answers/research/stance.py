@@ -16,85 +16,21 @@ offline stance kept (the trace says so).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from legalnav.answers.research.reading import OPPONENT, Side, read_side
 from legalnav.documents.parsing.judgments.treatment import Treatment, treatment_of
+
+__all__ = ["OPPONENT", "Side", "user_side"]
 
 SUPPORTING, ADVERSE, NEUTRAL = "supporting", "adverse", "neutral"
 BUCKETS = (SUPPORTING, ADVERSE, NEUTRAL)
 
 
-# --- the user's side --------------------------------------------------------------------------
+# --- the user's side (read by legalnav.answers.research.reading) ------------------------------
 
-# Words a question uses for the side it argues, mapped to the party labels of case cards.
-_SIDE_WORDS: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "accused",
-        re.compile(
-            r"\b(?:accused|convicts?|convicted|defendant in (?:the )?(?:criminal|trial)|detenu|prisoner|under-?trial)\b",
-            re.I,
-        ),
-    ),
-    (
-        "state",
-        re.compile(
-            r"\b(?:state\b(?!\s+of\s+mind)|prosecution|prosecutor|public prosecutor|government|union of india|revenue|department|crown)\b",
-            re.I,
-        ),
-    ),
-    (
-        "employee",
-        re.compile(
-            r"\b(?:employee|workm[ae]n|officer|worker|staff member|clerk|dismissed (?:employee|officer))\b",
-            re.I,
-        ),
-    ),
-    ("employer", re.compile(r"\b(?:employer|management)\b", re.I)),
-    ("tenant", re.compile(r"\btenants?\b", re.I)),
-    ("landlord", re.compile(r"\b(?:landlord|landlady|owner of the (?:premises|building))\b", re.I)),
-    ("assessee", re.compile(r"\b(?:assessee|taxpayer|tax-?payer)\b", re.I)),
-    ("insurer", re.compile(r"\binsurers?\b", re.I)),
-    ("claimant", re.compile(r"\bclaimants?\b", re.I)),
-    ("complainant", re.compile(r"\bcomplainants?\b", re.I)),
-    ("plaintiff", re.compile(r"\bplaintiffs?\b", re.I)),
-    ("appellant", re.compile(r"\b(?:appellants?|petitioners?|applicants?)\b", re.I)),
-    ("respondent", re.compile(r"\brespondents?\b", re.I)),
-]
-_CLIENT = re.compile(
-    r"\b(?:my client|our client|we (?:act|appear) for|i (?:act|appear) for|we represent|"
-    r"i represent|on behalf of|acting for)\b",
-    re.I,
-)
-# Outcomes that, said in the question, reveal a side even without "my client".
-_WANTS_ACQUITTAL = re.compile(
-    r"\b(?:acquit|acquittal should (?:stand|be upheld)|set aside the conviction|conviction (?:cannot|can ?not|should not|must not) "
-    r"(?:stand|rest|be sustained)|quash|bail)\b",
-    re.I,
-)
-_WANTS_CONVICTION = re.compile(
-    r"\b(?:reverse the acquittal|reversing (?:an|the) acquittal|against (?:an|the) acquittal|"
-    r"uphold the conviction|sustain (?:a|the) conviction|restore the conviction)\b",
-    re.I,
-)
-# Sides opposed to each other (the other party in the same kind of dispute).
-OPPONENT = {
-    "accused": "state",
-    "state": "accused",
-    "employee": "employer",
-    "employer": "employee",
-    "tenant": "landlord",
-    "landlord": "tenant",
-    "assessee": "revenue",
-    "revenue": "assessee",
-    "appellant": "respondent",
-    "respondent": "appellant",
-    "insurer": "claimant",
-    "claimant": "insurer",
-    "complainant": "accused",
-    "plaintiff": "defendant",
-    "defendant": "plaintiff",
-}
+user_side = read_side  # the name the rest of research uses
+
 # Case-card labels that belong to each side (an employer may be a bank or a corporation).
 _LABELS_FOR = {
     "employer": {"employer", "company", "bank", "corporation", "state"},
@@ -103,40 +39,6 @@ _LABELS_FOR = {
     "accused": {"accused"},
     "assessee": {"assessee"},
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Side:
-    role: str  # a key of OPPONENT, or "" when the question does not say
-    evidence: str = ""  # the words it was read from
-
-    @property
-    def known(self) -> bool:
-        return bool(self.role)
-
-
-def user_side(question: str) -> Side:
-    """The side the question argues for, from "my client, the tenant", "we act for the State",
-    or a wanted outcome ("the conviction cannot stand" is the accused's case)."""
-    for m in _CLIENT.finditer(question):
-        window = question[m.end() : m.end() + 80]
-        best: tuple[int, str, str] | None = None
-        for role, rx in _SIDE_WORDS:
-            hit = rx.search(window)
-            if hit and (best is None or hit.start() < best[0]):
-                best = (hit.start(), role, hit.group(0))
-        if best is not None:
-            return Side(best[1], f"{m.group(0).strip()} … {best[2]}")
-    wanted = _WANTS_CONVICTION.search(question)
-    if wanted:
-        return Side("state", wanted.group(0))
-    wanted = re.search(r"\bthe state (?:wants|seeks|intends|proposes) to\b", question, re.I)
-    if wanted:
-        return Side("state", wanted.group(0))
-    wanted = _WANTS_ACQUITTAL.search(question)
-    if wanted:
-        return Side("accused", wanted.group(0))
-    return Side("")
 
 
 # --- the stance of a judgment ---------------------------------------------------------------
@@ -172,8 +74,11 @@ _CRIMINAL_SIDES = {"accused", "complainant"}
 
 def side_in_case(side: Side, card: CardFacts) -> str:
     """Where the user's side sat in this judgment: "appellant", "respondent" or ""."""
-    if side.role in ("appellant", "respondent"):
-        return side.role
+    if side.role in ("appellant", "respondent", "petitioner"):
+        # Only a position is known: compare positions (a petitioner is the one who moved).
+        return "respondent" if side.role == "respondent" else "appellant"
+    if side.role == "party":
+        return ""
     if side.role in _CRIMINAL_SIDES and card.criminal is False:
         return ""
     if (
@@ -210,28 +115,51 @@ def side_in_case(side: Side, card: CardFacts) -> str:
     return ""
 
 
+def _happened(side: Side, card: CardFacts, position: str, won: bool) -> str:
+    """What the judgment did to a party in the user's position, in a lawyer's words."""
+    verb = {"allowed": "allowed", "dismissed": "dismissed", "remanded": "sent back"}.get(
+        card.outcome, card.outcome or "decided"
+    )
+    party = (
+        f"the {side.role}"
+        if side.role not in ("appellant", "respondent", "petitioner", "party")
+        else f"the {position}"
+    )
+    if card.criminal and side.role in ("accused", "state"):
+        accused_appealed = (side.role == "accused") == (position == "appellant")
+        if accused_appealed:
+            return (
+                "the accused's appeal was allowed"
+                if card.winner == "appellant"
+                else "the accused's appeal was dismissed and the conviction stood"
+            )
+        return (
+            "the State's appeal against the accused was allowed"
+            if card.winner == "appellant"
+            else "the State's appeal was dismissed and the accused kept the result below"
+        )
+    if position == "appellant":
+        return f"{party} appealed and the appeal was {verb}, so {party} {'won' if won else 'lost'}"
+    return f"{party} answered the appeal and it was {verb}, so {party} {'won' if won else 'lost'}"
+
+
 def outcome_stance(side: Side, card: CardFacts) -> Stance:
     """Supporting when a party in the user's position won, adverse when it lost."""
     if not side.known:
         return Stance(NEUTRAL, "none", "the question does not say which side you argue")
     position = side_in_case(side, card)
     if not position:
-        return Stance(
-            NEUTRAL, "none", f"no party in this judgment is identified as the {side.role}"
-        )
+        who = side.party or side.label or side.role
+        return Stance(NEUTRAL, "none", f"no party in this judgment stands where {who} stands")
     if card.winner in ("appellant", "respondent"):
         won = card.winner == position
-        verb = {
-            "allowed": "allowed",
-            "dismissed": "dismissed",
-            "remanded": "sent back",
-        }.get(card.outcome, card.outcome)
-        party = f"the {side.role}" if side.role not in ("appellant", "respondent") else "that side"
-        reason = (
-            f"{party} was the {position}; the {'appeal' if position == 'appellant' else 'appeal against it'}"
-            f" was {verb}, so {party} {'won' if won else 'lost'}"
+        bucket = SUPPORTING if won else ADVERSE
+        return Stance(
+            bucket,
+            "outcome",
+            f"{_happened(side, card, position, won)}: {bucket} to {side.describe()}",
+            card.outcome_text,
         )
-        return Stance(SUPPORTING if won else ADVERSE, "outcome", reason, card.outcome_text)
     if card.winner == "mixed":
         return Stance(
             NEUTRAL, "outcome", "partly allowed: each side won in part", card.outcome_text

@@ -37,7 +37,9 @@ RESEARCH_SIDES = (
     "claimant",
     "complainant",
     "plaintiff",
+    "defendant",
     "appellant",
+    "petitioner",
     "respondent",
 )
 STANCE_QUOTE_WORDS = 40
@@ -65,7 +67,12 @@ or facts), or it refers to something never stated ("is it valid?", "what about t
 Offer two to four concrete rephrasings the lawyer could pick, using the statutes and cases in \
 the <index> block where they help.
 - "deep": a research brief: the lawyer states facts or a proposition and needs supporting \
-precedent, adverse precedent, the legal risk or a strategy. Long statements of facts are deep.
+precedent, adverse precedent, the legal risk or a strategy. Long statements of facts are deep, \
+and so are facts followed by a question whether a result holds ("… Can the conviction stand?").
+- A brief that does not say which side the lawyer acts for is "clarify", not "deep": which \
+authority supports and which cuts against depends on it. Its options are the question again, \
+once for each side it most likely means, each starting "I act for the <side>." (for example the \
+accused and the prosecution, the employee and the employer, the tenant and the landlord).
 
 {_JUDGMENTS_UNTRUSTED}
 

@@ -38,7 +38,16 @@ class Command(BaseCommand):
     help = "Measure precedent research (retrieval, stance, routing, latency)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("what", choices=["aila", "stance", "routing", "latency", "citations"])
+        parser.add_argument(
+            "what",
+            choices=["aila", "stance", "routing", "reading", "aila-stance", "latency", "citations"],
+        )
+        parser.add_argument(
+            "--split",
+            default="score",
+            choices=["tune", "score", "all"],
+            help="reading: which half of the gold research questions.",
+        )
         parser.add_argument("--json", action="store_true")
         parser.add_argument("--data", default=str(DATA), help="The shared data folder.")
         parser.add_argument(
@@ -61,7 +70,7 @@ class Command(BaseCommand):
     def handle(self, *args: object, **opts: object) -> None:
         what = str(opts["what"])
         data = Path(str(opts["data"]))
-        result = getattr(self, f"_{what}")(data, opts)
+        result = getattr(self, f"_{what.replace('-', '_')}")(data, opts)
         if opts["json"]:
             self.stdout.write(json.dumps(result, indent=2, ensure_ascii=False, default=str))
         else:
@@ -118,6 +127,12 @@ class Command(BaseCommand):
                 ).as_dict(),
             },
         }
+
+    def _reading(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
+        return evaluate.reading_scores(str(opts["split"]))
+
+    def _aila_stance(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
+        return evaluate.aila_stance_scores(data / "judgments" / "aila2019")
 
     def _routing(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
         out: dict[str, object] = {}

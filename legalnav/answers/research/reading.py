@@ -1,0 +1,612 @@
+"""Reading a research question the way a lawyer writes it: whose side it argues, the proposition
+that side needs, whether it is a fact pattern asking if a result holds, and, when the side cannot
+be read, the sides it most likely means (for the clarify route to offer).
+
+Everything here is rules over the wording, each reading carries the words it was read from, and
+nothing here touches the database. With Claude, the router's reply may fill in what the rules
+could not (``legalnav.answers.research.pipeline``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# --- sides --------------------------------------------------------------------------------------
+
+# Roles a side can have, with the words questions use for them. The role is what stance needs
+# (who that party is in a precedent); the label keeps the word the question used.
+_ROLE_WORDS: list[tuple[str, str]] = [
+    ("accused", r"accused|convicts?|detenu|prisoner|under-?trial|the defence|defence"),
+    (
+        "state",
+        r"prosecution|public prosecutor(?:'s office)?|prosecutors?|the state\b(?!\s+of\s+mind)|"
+        r"state\b(?!\s+of\s+mind)|government|union of india|the crown|crown|cbi",
+    ),
+    ("revenue", r"revenue|tax department|income[- ]tax department|sales tax officer"),
+    (
+        "employee",
+        r"employees?|workm[ae]n|workers?|staff member|clerk|lineman|dismissed (?:employee|officer)|"
+        r"(?:bank |government |police )?officer",
+    ),
+    ("employer", r"employers?|management"),
+    ("tenant", r"tenants?"),
+    ("landlord", r"landlord|landlady|owner of the (?:premises|building|flat|shop)"),
+    ("assessee", r"assessees?|taxpayers?|tax-payers?|dealers?"),
+    ("insurer", r"insurers?|insurance company"),
+    ("claimant", r"claimants?"),
+    ("complainant", r"complainants?"),
+    ("plaintiff", r"plaintiffs?"),
+    ("defendant", r"defendants?"),
+    ("petitioner", r"petitioners?|writ petitioner"),
+    ("appellant", r"appellants?|applicants?"),
+    ("respondent", r"respondents?"),
+]
+_ROLE_RX = [(role, re.compile(rf"\b(?:{words})\b", re.I)) for role, words in _ROLE_WORDS]
+POSITIONS = ("appellant", "respondent", "petitioner")
+# Sides opposed to each other (the other party in the same kind of dispute).
+OPPONENT = {
+    "accused": "state",
+    "state": "accused",
+    "employee": "employer",
+    "employer": "employee",
+    "tenant": "landlord",
+    "landlord": "tenant",
+    "assessee": "revenue",
+    "revenue": "assessee",
+    "appellant": "respondent",
+    "petitioner": "respondent",
+    "respondent": "appellant",
+    "insurer": "claimant",
+    "claimant": "defendant",
+    "complainant": "accused",
+    "plaintiff": "defendant",
+    "defendant": "plaintiff",
+}
+# What a role is called in a sentence ("an accused appellant", "the prosecution").
+_ROLE_NAMES = {"state": "State", "revenue": "Revenue"}
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """The side a question argues. ``role`` is what stance compares with a precedent's parties
+    (a key of OPPONENT, ``party`` for a named party, or "" when the question does not say)."""
+
+    role: str
+    evidence: str = ""  # the words it was read from
+    label: str = ""  # the question's own word for it ("prosecution", "landlady", "petitioner")
+    position: str = ""  # appellant | respondent | petitioner: where it sits in its own case
+    party: str = ""  # a named party ("Northgate Logistics Ltd")
+
+    @property
+    def known(self) -> bool:
+        return bool(self.role)
+
+    def describe(self) -> str:
+        """In words: "an accused appellant", "the respondent State", "Northgate Logistics Ltd"."""
+        if not self.role:
+            return "a side the question does not state"
+        if self.party:
+            return self.party
+        name = _ROLE_NAMES.get(self.role, self.role)
+        if self.label and self.label not in POSITIONS and self.label != "named party":
+            name = _ROLE_NAMES.get(self.label, self.label)  # the question's own word
+        if self.position and self.position != self.role:
+            if self.role == "state":
+                return f"the {self.position} State"
+            return f"{_article(name)} {name} {self.position}"
+        return f"the {name}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+# Words that say for whom the question is asked; the side follows them (or, for a pronoun,
+# comes before them).
+_CLIENT_AFTER = re.compile(
+    r"\b(?:my client|our client|our clients|we (?:act|appear|are acting|are appearing|are) for|"
+    r"i (?:act|appear|am acting|am appearing|am) for|we represent|i represent|representing|"
+    r"on behalf of|acting for|(?:brief|research|memo|note|submissions?|arguments?) for|"
+    r"we are (?:defending|the)|i am (?:defending|the)|defending|we are for)\b|"
+    r"(?:^|[.:;!?]\s+)for\b",
+    re.I,
+)
+_CLIENT_BEFORE = re.compile(
+    r"(?P<who>[A-Z][\w.&'/-]*(?:\s+[A-Z][\w.&'/-]*){0,5}|the \w+|[A-Z]\w+)\s+"
+    r"(?:is|are) (?:my|our) clients?\b|"
+    r"\b(?:i'?m|i am|we are|we're) on (?P<who2>[A-Z][\w.&'-]*(?:\s+[A-Z][\w.&'-]*){0,3})'s side\b|"
+    r"^(?P<who3>\w+(?:\s+\w+)?)\s+here\b",
+    re.I,
+)
+_OPENING_ROLE = re.compile(
+    r"^(?:(?P<who>prosecution|defence|defense)\s+(?:brief|note|research|memo|submissions?)\b)",
+    re.I,
+)
+_PRONOUN = re.compile(r"^\s*(?:it|him|her|them|us|the same)\b", re.I)
+_PARTY_NAME = re.compile(
+    r"^\s*(?:M/s\.?\s+)?(?P<name>(?:Mrs?|Ms|Dr|Shri|Smt)\.?\s+[A-Z]\w+|"
+    r"[A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|of|and|&)){0,5})"
+)
+_NOT_NAMES = re.compile(
+    r"^(?:The|A|An|This|That|Our|My|Us|Him|Her|It|Them|In|On|At|Research|Brief|Authorities|"
+    r"Find|Cases|Case|Memo|Whether|Can|Is|Are|Will|Should|Does)\b"
+)
+# A side read from what the question wants to happen.
+_WANTS_ACQUITTAL = re.compile(
+    r"\b(?:acquit|acquittal should (?:stand|be upheld)|set aside the conviction|"
+    r"conviction (?:cannot|can ?not|should not|must not) (?:stand|rest|be sustained)|quash|bail|"
+    r"(?:should|shall|can|could) we appeal (?:the|his|her|a|this) conviction|"
+    r"appeal against (?:his|her|my|our|the) conviction)\b",
+    re.I,
+)
+_WANTS_CONVICTION = re.compile(
+    r"\b(?:reverse the acquittal|reversing (?:an|the) acquittal|against (?:an|the) acquittal|"
+    r"uphold the conviction|sustain (?:a|the) conviction|restore the conviction|"
+    r"the state (?:wants|seeks|intends|proposes) to)\b",
+    re.I,
+)
+# "What would the employer argue?": the question argues against that party.
+_OPPONENT_VOICE = re.compile(
+    r"\b(?:what|how) (?:would|will|might|could|can) the (?P<who>\w+) (?:argue|say|reply|cite|"
+    r"rely on|answer)|\bthe (?P<who2>\w+) will (?:argue|say|cite|rely)\b",
+    re.I,
+)
+# "our client's writ petition": the client brought it.
+_OWN_PROCEEDING = {
+    "petition": "petitioner",
+    "appeal": "appellant",
+    "suit": "plaintiff",
+    "claim": "claimant",
+    "complaint": "complainant",
+    "application": "appellant",
+}
+_CLIENTS_OWN = re.compile(
+    r"\b(?:my|our) client'?s'? (?P<what>(?:writ |special leave |review )?(?:petition|appeal|suit|"
+    r"claim|complaint|application))\b",
+    re.I,
+)
+_CHALLENGING = re.compile(
+    r"\b(?:risk|prospects?|chances?|merits?) (?:of success )?(?:of|in) (?:challenging|appealing|"
+    r"contesting|suing|filing a (?:writ|suit|claim|petition))\b|\bif we (?:file|appeal|sue|challenge)\b",
+    re.I,
+)
+_CRIMINAL = re.compile(
+    r"\b(?:convict\w*|acquit\w*|accused|murder|IPC|Penal Code|NDPS|offen[cs]es?|bail|"
+    r"sentenced?|prosecution|FIR|charge-?sheet|dying declaration|culpable homicide|"
+    r"Cr\.?\s?P\.?\s?C|rape|dacoity|robbery|kidnapping|dowry)\b",
+    re.I,
+)
+_POSITION_CRIMINAL = re.compile(
+    r"\b(?:appellants?|petitioners?)\b(?:\s+\w+){0,3}?\s+(?:(?:was|were|has been|have been|stands?|"
+    r"had been)\s+)?(?:convicted|sentenced|charged|arrested|found guilty|tried|prosecuted)\b|"
+    r"\bconviction of the (?:appellants?|petitioners?)\b|appeal against (?:his|their|the) conviction",
+    re.I,
+)
+_POSITION_EMPLOYEE = re.compile(
+    r"\b(?:appellants?|petitioners?)\b[^.]{0,40}?\b(?:was|were|had been|has been)\s+"
+    r"(?:appointed|employed|dismissed|removed|retired|compulsorily retired|suspended|"
+    r"terminated|promoted|working)\b",
+    re.I,
+)
+_AGAINST_ACQUITTAL = re.compile(r"\bappeal against (?:the|an|his|their) acquittal\b", re.I)
+
+
+def _role_at(text: str) -> tuple[int, str, str] | None:
+    """The first role word in ``text``: (offset, role, words)."""
+    best: tuple[int, str, str] | None = None
+    for role, rx in _ROLE_RX:
+        hit = rx.search(text)
+        if hit and (best is None or hit.start() < best[0]):
+            best = (hit.start(), role, hit.group(0))
+    return best
+
+
+def _role_mentions(text: str) -> list[tuple[int, str, str]]:
+    hits = [(m.start(), role, m.group(0)) for role, rx in _ROLE_RX for m in rx.finditer(text)]
+    return sorted(hits)
+
+
+def _label(role: str, words: str) -> str:
+    w = words.lower().strip()
+    if role == "state":
+        return "prosecution" if "prosecut" in w else "state"
+    if role == "accused" and "defen" in w:
+        return "defence"
+    return w.removeprefix("the ").rstrip("s") if role in POSITIONS else w
+
+
+def _with_position(question: str, at: int, role: str, words: str) -> str:
+    """Where the side sits in its own case, from the words next to its role ("respondent State",
+    "accused appellant", "the State has filed an appeal")."""
+    if role in POSITIONS:
+        return role
+    near = question[max(0, at - 25) : at + len(words) + 25]
+    for position in POSITIONS:
+        if re.search(rf"\b{position}s?\b", near, re.I):
+            return position
+    after = question[at + len(words) : at + len(words) + 60]
+    if re.match(
+        r"\s+(?:has|have|had)\s+(?:filed an appeal|appealed|preferred an appeal)", after, re.I
+    ):
+        return "appellant"
+    return ""
+
+
+def _substantive(question: str, role: str) -> str:
+    """The party a positional side stands for in its dispute (an appellant convicted of murder
+    is an accused), so that precedents can be compared by who won."""
+    if role not in POSITIONS:
+        return role
+    if role in ("appellant", "petitioner"):
+        # What the question says happened to the appellant decides first ("the appellant was
+        # convicted", "the appellant was appointed"), then what kind of case it is.
+        if _AGAINST_ACQUITTAL.search(question):
+            return "state"
+        if _POSITION_CRIMINAL.search(question):
+            return "accused"
+        if _POSITION_EMPLOYEE.search(question):
+            return "employee"
+    if _AGAINST_ACQUITTAL.search(question):
+        return "accused" if role == "respondent" else role
+    if re.search(r"\bconvict(?:ion|ed)\b", question, re.I) and _CRIMINAL.search(question):
+        # In a criminal appeal about a conviction, the accused appeals and the State answers.
+        return "accused" if role in ("appellant", "petitioner") else "state"
+    return role
+
+
+def _side(question: str, at: int, role: str, words: str, evidence: str) -> Side:
+    position = _with_position(question, at, role, words)
+    substantive = _substantive(question, role)
+    if substantive in POSITIONS:
+        # "the respondent State", "Respondent employer": the word beside the position says who.
+        beside = _role_at(question[at + len(words) : at + len(words) + 12])
+        if beside is not None and beside[1] not in POSITIONS and beside[0] <= 2:
+            substantive = beside[1]
+    return Side(
+        substantive,
+        evidence,
+        label=_label(role, words),
+        position=position if position else (role if role in POSITIONS else ""),
+    )
+
+
+def read_side(question: str) -> Side:
+    """The side the question argues for: "my client, the tenant", "we act for the State",
+    "Defendant here", "Brief for Northgate Logistics Ltd", "I'm on Kumar's side", "I act for
+    him" (the last party named), or a wanted outcome ("the conviction cannot stand")."""
+    q = " ".join(question.split())
+    opening = _OPENING_ROLE.search(q)
+    if opening:
+        found = _role_at(opening.group("who"))
+        if found:
+            return _side(q, 0, found[1], opening.group("who"), opening.group(0))
+    for m in _CLIENT_AFTER.finditer(q):
+        rest = q[m.end() :]
+        clause = re.split(r"[.:;?!]|\s[-–—]\s", rest, maxsplit=1)[0][:60]
+        if _PRONOUN.match(clause):
+            pronoun = _PRONOUN.match(clause).group(0).strip().lower()  # type: ignore[union-attr]
+            earlier = _role_mentions(q[: m.start()])
+            if earlier:
+                at, role, words = earlier[0] if pronoun == "us" else earlier[-1]
+                return _side(q, at, role, words, f"{words} … {m.group(0).strip()} {pronoun}")
+            continue
+        found = _role_at(clause)
+        if found is not None:
+            at = m.end() + found[0]
+            side = _side(q, at, found[1], found[2], f"{m.group(0).strip()} … {found[2]}")
+            name = _PARTY_NAME.match(clause)
+            if name and not _NOT_NAMES.match(name.group("name")) and name.start("name") < found[0]:
+                return Side(
+                    side.role,
+                    side.evidence,
+                    label=side.label,
+                    position=side.position,
+                    party=name.group("name").rstrip(",. "),
+                )
+            return side
+        someone = re.match(r"\s*an? (?P<who>[a-z][\w-]+(?: [a-z][\w-]+)?)\b", clause)
+        if someone and m.group(0).strip().lower() not in ("for", "defending"):
+            who = someone.group("who").split()[0]
+            role = "accused" if _CRIMINAL.search(q) else "party"
+            return Side(
+                role,
+                f"{m.group(0).strip()} {someone.group(0).strip()}",
+                label=who,
+                party=f"a {who}" if role == "party" else "",
+            )
+        name = _PARTY_NAME.match(clause)
+        if (
+            name
+            and not _NOT_NAMES.match(name.group("name"))
+            and m.group(0).strip().lower() != "for"
+        ):
+            return _named(q, name.group("name").rstrip(",. "), m.group(0).strip())
+        if (
+            name
+            and not _NOT_NAMES.match(name.group("name"))
+            and re.match(r"\s*(?:M/s|[A-Z]\w+\s+(?:Ltd|Limited|plc|LLP|Inc|Co)\b)", clause)
+        ):
+            return _named(q, name.group("name").rstrip(",. "), m.group(0).strip())
+    before = _CLIENT_BEFORE.search(q)
+    if before:
+        who = before.group("who") or before.group("who2") or before.group("who3") or ""
+        found = _role_at(who)
+        if found is not None:
+            return _side(q, before.start() + found[0], found[1], found[2], before.group(0))
+        if who and not _NOT_NAMES.match(who):
+            return _named(q, who.removeprefix("M/s ").strip(), before.group(0))
+    own = _CLIENTS_OWN.search(q)
+    if own:
+        role = _OWN_PROCEEDING[own.group("what").lower().split()[-1]]
+        return Side(_substantive(q, role), own.group(0), label=role, position=_position_of(role))
+    challenge = _CHALLENGING.search(q)
+    if challenge:
+        role = side_choices(q)[0]
+        return Side(role, challenge.group(0), label=role, position=_position_of(role))
+    voice = _OPPONENT_VOICE.search(q)
+    wanted = _wanted(_WANTS_CONVICTION, q)
+    if wanted:
+        return Side("state", wanted.group(0), label="state")
+    wanted = _wanted(_WANTS_ACQUITTAL, q)
+    if wanted:
+        return Side("accused", wanted.group(0), label="accused")
+    if voice:
+        found = _role_at(voice.group("who") or voice.group("who2") or "")
+        if found is not None and found[1] in OPPONENT:
+            mine = OPPONENT[found[1]]
+            return Side(mine, voice.group(0), label=mine)
+    return Side("")
+
+
+def _wanted(rx: re.Pattern[str], question: str) -> re.Match[str] | None:
+    """A wanted outcome, unless it is only asked about ("whether … can sustain a conviction")."""
+    for m in rx.finditer(question):
+        start = max(question.rfind(".", 0, m.start()), question.rfind("?", 0, m.start())) + 1
+        before = question[start : m.start()]
+        if re.search(r"\bwhether\b", before, re.I):
+            continue
+        if re.match(rf"\s*(?:{_AUX})\b", before, re.I) and "?" in question[m.end() : m.end() + 200]:
+            continue
+        return m
+    return None
+
+
+def _position_of(role: str) -> str:
+    return role if role in POSITIONS else ""
+
+
+def _named(question: str, name: str, evidence: str) -> Side:
+    """A named client: its role is read from how the question describes it, when it does."""
+    pattern = re.escape(name.split()[0])
+    role = ""
+    near = re.search(rf"\b{pattern}\b[^.]{{0,30}}", question)
+    if near:
+        found = _role_at(near.group(0)[len(name) :])
+        role = found[1] if found else ""
+    return Side(role or "party", evidence, label=role or "named party", party=name)
+
+
+# --- choices when the side cannot be read --------------------------------------------------
+
+_DISPUTES: list[tuple[re.Pattern[str], tuple[str, str]]] = [
+    (
+        re.compile(r"\b(?:detenu|detention|habeas corpus|writ|article 226|article 32)\b", re.I),
+        ("petitioner", "respondent"),
+    ),
+    (
+        re.compile(
+            r"\b(?:dismiss(?:ed|al) (?:from service|after)|dismissed after|employee|workm[ae]n|"
+            r"inquiry officer|enquiry|disciplinary|retrench\w*|regularis\w*|reinstat\w*|"
+            r"manager was|officer was|clerk)\b",
+            re.I,
+        ),
+        ("employee", "employer"),
+    ),
+    (
+        re.compile(r"\b(?:tenant|landlord|evict\w*|rent control|lease)\b", re.I),
+        ("tenant", "landlord"),
+    ),
+    (
+        re.compile(
+            r"\b(?:assessee|assessment|income tax|sales tax|excise|customs duty|GST)\b", re.I
+        ),
+        ("assessee", "revenue"),
+    ),
+    (_CRIMINAL, ("accused", "prosecution")),
+    (
+        re.compile(
+            r"\b(?:claim(?:s|ant)?|negligence|personal injury|psychiatric injury|compensation|"
+            r"damages|tribunal)\b",
+            re.I,
+        ),
+        ("claimant", "defendant"),
+    ),
+    (
+        re.compile(r"\b(?:suit|plaintiff|specific performance|decree)\b", re.I),
+        ("plaintiff", "defendant"),
+    ),
+]
+
+
+def side_choices(question: str) -> list[str]:
+    """The two sides a question most likely means, from the kind of dispute it describes."""
+    for rx, pair in _DISPUTES:
+        if rx.search(question):
+            return list(pair)
+    return ["appellant", "respondent"]
+
+
+# --- the proposition ------------------------------------------------------------------------
+
+_THAT_CLAUSE = re.compile(
+    r"\b(?:argument that|arguing that|argue that|argues that|proposition that|position that|"
+    r"authority (?:for the proposition )?that|authorities that|cases that hold that|"
+    r"supporting (?:the view|an argument|the argument) that|establish that|show that)\s+"
+    r"(?P<p>.+?)(?:,\s*(?:and|with|including|citing)\b|[.?!](?:\s|$)|$)",
+    re.I,
+)
+_COLON_CLAIM = re.compile(
+    r"^(?:(?:prosecution|defence|defense)\s+)?(?:brief|note|research|memo|submissions?)\s*:\s*"
+    r"(?P<p>[^.?!]{20,}?)(?:[.?!](?:\s|$)|$)",
+    re.I,
+)
+_WHETHER = re.compile(
+    r"\bwhether\s+(?P<p>.+?)(?:,\s*(?:and|with|including|citing|cases|authorities)\b|\s[-–—]\s|[.?!](?:\s|$)|$)",
+    re.I,
+)
+_STANCE_ON = re.compile(
+    r"\b(?:brief|note|memo|submissions?|arguments?)\s+(?P<how>defending|supporting|upholding|"
+    r"challenging|opposing|attacking)\s+(?P<x>[^:.;?!]+?)(?::\s*(?P<on>.+?))?(?:[.?!](?:\s|$)|$)",
+    re.I,
+)
+_TOPIC = re.compile(
+    r"\b(?:brief|note|memo|research|authorities|cases|argue)\s+(?:on|about|for and against|"
+    r"both ways on|as to)?\s*(?P<p>(?!the test\b|for and against|both ways|for the\b)[^?!:]{12,}?)(?:,\s*(?:authorities|cases)\b|"
+    r"[.?!](?:\s|$)|$)",
+    re.I,
+)
+_THEIR_CASE = re.compile(
+    r"(?P<who>\b(?:the|our)\s+[\w' -]{2,40}?|\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})\s+"
+    r"(?:says|argues|contends|claims|pleads|alleges)\s+(?:that\s+)?(?P<p>[^?!]{12,}?)(?:[.?!](?:\s|$)|$)"
+)
+_LEADING_SIDE = re.compile(
+    r"^(?:(?:brief|research|memo|note)\s+)?(?:for|acting for|we act for|i act for)\s+(?:the\s+|my\s+|our\s+)?"
+    r"[\w' -]{2,40}?(?::\s*|\.\s*$|$)",
+    re.I,
+)
+_SIDE_SENTENCE = re.compile(
+    r"\b(?:on \w+'s side|is (?:my|our) client|here\.$|we (?:act|appear) for|i (?:act|appear) for)",
+    re.I,
+)
+_AUX = "can|could|is|are|was|were|will|would|should|shall|does|do|did|must|may|has|have|had"
+_VERBISH = (
+    r"be|have|get|hold|stand|survive|escape|rely|acquire|apply|succeed|fall|fail|vitiate|"
+    r"barred|valid|invalid|admissible|sustainable|maintainable|enough|too|entitled|liable|"
+    r"undone|reversed|sustained|upheld|set aside|quashed|lawful|unlawful|good law|still|"
+    r"acquire|cover|amount|attract|require|need|protect|bar|defeat|override|prevail|extend|"
+    r"include|exclude|show|prove|automatically|necessarily|rest|found|support|lie|continue|"
+    r"claim|recover|seek|proceed|survive|override"
+)
+_YES_NO = re.compile(rf"^(?P<aux>{_AUX})\s+(?P<np>.+?)\s+(?P<rest>(?:{_VERBISH})\b.*?)\??$", re.I)
+_DIRECTIVE = re.compile(
+    r"^(?:find|give me|give|please give|prepare|draft|build|advise|set out|collect|research|brief|memo|include|"
+    r"identify|assess|compare|tell us|list|cite|authorities|cases)\b",
+    re.I,
+)
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[.?!])\s+(?=[A-Z\"'“])", " ".join(text.split()))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def issue_of(sentence: str) -> str:
+    """A yes/no question as the issue it raises: "Can his conviction be sustained?" → "whether
+    his conviction can be sustained"."""
+    s = sentence.strip().rstrip("?").strip()
+    s = re.sub(r"^(?:and|so|but|then|now)\s+", "", s, flags=re.I)
+    m = _YES_NO.match(s)
+    if not m:
+        return ""
+    aux, np, rest = m.group("aux").lower(), m.group("np"), m.group("rest")
+    if aux in ("does", "do", "did"):
+        return f"whether {np} {rest}"
+    return f"whether {np} {aux} {rest}"
+
+
+def is_fact_pattern(question: str) -> re.Match[str] | None:
+    """Facts followed by a question whether a result holds ("… Can the conviction stand?"): a
+    brief, not a search. Returns the closing question when it is one."""
+    sentences = _sentences(question)
+    if len(sentences) < 2 or len(question.split()) < 18:
+        return None
+    last = sentences[-1]
+    for sentence in reversed(sentences[1:]):
+        if sentence.endswith("?"):
+            last = sentence
+            break
+    tail = re.split(r"\s[-–—]\s", last)[-1]
+    return re.match(rf"^(?:(?:and|so|but)\s+)?(?:{_AUX})\b.+\?$", tail, re.I)
+
+
+@dataclass(slots=True)
+class Reading:
+    side: Side
+    proposition: str
+    proposition_from: str  # which rule gave it ("that-clause", "whether", "question", …)
+    fact_pattern: bool = False
+    choices: list[str] = field(default_factory=list)
+
+
+def read_proposition(question: str) -> tuple[str, str]:
+    """The proposition the user needs supported (or, failing that, the issue), and the rule that
+    gave it."""
+    q = " ".join(question.split())
+    m = _THAT_CLAUSE.search(q)
+    if m:
+        return _tidy(m.group("p")), "that-clause"
+    m = _COLON_CLAIM.search(q)
+    if m and not _DIRECTIVE.match(m.group("p")):
+        return _tidy(m.group("p")), "stated"
+    m = _STANCE_ON.search(q)
+    if m:
+        wants = {
+            "defending": "should stand",
+            "supporting": "should stand",
+            "upholding": "should stand",
+        }
+        said = f"{_tidy(m.group('x'))} {wants.get(m.group('how').lower(), 'cannot stand')}"
+        on = _tidy(m.group("on") or "")
+        return (f"{said}, on {on}" if on else said), "stated"
+    m = _WHETHER.search(q)
+    if m:
+        return "whether " + _tidy(m.group("p")), "whether"
+    asked = [s for s in _sentences(q) if s.endswith("?")]
+    for sentence in reversed(asked):
+        tail = re.split(r"\s[-–—]\s|:\s+", sentence)[-1]
+        issue = issue_of(tail)
+        if issue:
+            return _tidy(issue), "question"
+        if re.match(rf"^(?:{_AUX})\s", tail, re.I):
+            return _tidy(tail), "question"
+    m = _THEIR_CASE.search(q)
+    if m:
+        who = _tidy(m.group("who"))
+        return f"against what {who} says: {_tidy(m.group('p'))}", "their case"
+    m = _TOPIC.search(q)
+    if m:
+        return _tidy(m.group("p")), "topic"
+    # Otherwise the question less its instructions ("Find authorities …", "Brief.").
+    kept = [
+        _LEADING_SIDE.sub("", s)
+        for s in _sentences(q)
+        if not _DIRECTIVE.match(_LEADING_SIDE.sub("", s))
+        and _LEADING_SIDE.sub("", s)
+        and not _SIDE_SENTENCE.search(s)
+    ]
+    return _tidy(" ".join(kept) or q), "question"
+
+
+_COMMON_OPENERS = frozenset(
+    "the a an this that these those our my we it its his her their no non where whether for "
+    "there each every any all some one what when if".split()
+)
+
+
+def _tidy(text: str) -> str:
+    text = " ".join(text.split()).strip(" ,;:-–—")
+    first = re.split(r"[\s'-]", text, maxsplit=1)[0].lower()
+    return text[:1].lower() + text[1:] if first in _COMMON_OPENERS else text
+
+
+def read_question(question: str) -> Reading:
+    side = read_side(question)
+    proposition, how = read_proposition(question)
+    return Reading(
+        side=side,
+        proposition=proposition,
+        proposition_from=how,
+        fact_pattern=bool(is_fact_pattern(question)),
+        choices=[] if side.known else side_choices(question),
+    )

@@ -1,0 +1,264 @@
+"""Reading a research question: the side, the proposition, fact patterns and the choices offered
+when the side cannot be read; and the stance each judgment then takes for that side."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from legalnav.answers.research import evaluate
+from legalnav.answers.research.reading import (
+    Side,
+    is_fact_pattern,
+    read_proposition,
+    read_question,
+    read_side,
+    side_choices,
+)
+from legalnav.answers.research.router import CLARIFY, DEEP, route_offline
+from legalnav.answers.research.stance import ADVERSE, SUPPORTING, CardFacts, judgment_stance
+
+# The two questions of issue 17, as a new user asked them.
+BRIEF_FOR_APPELLANT = (
+    "Prepare a research brief for the appellant: can a conviction for murder rest on a dying "
+    "declaration alone, without corroboration? Give authorities for and against."
+)
+FACT_PATTERN = (
+    "The accused was convicted of murder on the basis of a dying declaration recorded by a "
+    "magistrate without corroboration. Can the conviction stand?"
+)
+
+
+def test_a_brief_for_the_appellant_reads_the_side_and_the_proposition():
+    reading = read_question(BRIEF_FOR_APPELLANT)
+    assert reading.side.role == "accused" and reading.side.position == "appellant"
+    assert reading.side.describe() == "an accused appellant"
+    assert reading.proposition == (
+        "whether a conviction for murder can rest on a dying declaration alone, without "
+        "corroboration"
+    )
+    route = route_offline(BRIEF_FOR_APPELLANT)
+    assert route.route == DEEP and route.side == "accused"
+    assert "authorities for and against" not in route.proposition.lower()
+
+
+def test_a_fact_pattern_without_a_side_is_asked_back_with_the_likely_sides():
+    assert is_fact_pattern(FACT_PATTERN)
+    route = route_offline(FACT_PATTERN)
+    assert route.route == CLARIFY
+    assert "whose side" in route.reason
+    assert route.options == [
+        f"I act for the accused. {FACT_PATTERN}",
+        f"I act for the prosecution. {FACT_PATTERN}",
+    ]
+    assert route.proposition == "whether the conviction can stand"
+    # Picking a choice gives a question that is researched as a brief for that side.
+    chosen = route_offline(route.options[0])
+    assert chosen.route == DEEP and chosen.side == "accused"
+    assert route_offline(route.options[1]).side == "state"
+
+
+@pytest.mark.parametrize(
+    ("question", "role", "label", "position", "party"),
+    [
+        (
+            "Defendant here. The bank's suit was filed in 2016. Is the suit barred?",
+            "defendant",
+            "defendant",
+            "",
+            "",
+        ),
+        (
+            "We represent the respondent State in the accused's appeal against his conviction.",
+            "state",
+            "respondent",
+            "respondent",
+            "",
+        ),
+        (
+            "Respondent employer (the bank) in an SLP by a clerk. Brief for us: must he show "
+            "prejudice?",
+            "employer",
+            "respondent",
+            "respondent",
+            "",
+        ),
+        (
+            "The State has filed an appeal and we appear for it. Can the acquittal be reversed?",
+            "state",
+            "state",
+            "appellant",
+            "",
+        ),
+        (
+            "Appellant convicted u/s 307 IPC. I act for him - can the conviction be sustained?",
+            "accused",
+            "appellant",
+            "appellant",
+            "",
+        ),
+        (
+            "Prosecution brief: a dying declaration may be the sole basis of conviction.",
+            "state",
+            "prosecution",
+            "",
+            "",
+        ),
+        (
+            "I act for Mrs Kapoor, the landlady. Can she get him evicted?",
+            "landlord",
+            "landlady",
+            "",
+            "Mrs Kapoor",
+        ),
+        (
+            "Brief for Northgate Logistics Ltd: Atlas Freight says our clause does not apply.",
+            "party",
+            "named party",
+            "",
+            "Northgate Logistics Ltd",
+        ),
+        (
+            "Kumar v Mehta - I'm on Kumar's side. Find cases for and against.",
+            "party",
+            "named party",
+            "",
+            "Kumar",
+        ),
+        (
+            "Compare the decisions and what that means for our client's writ petition.",
+            "petitioner",
+            "petitioner",
+            "petitioner",
+            "",
+        ),
+        (
+            "Is there a strong argument that a dismissed employee must be reinstated? What would "
+            "the employer argue?",
+            "employee",
+            "employee",
+            "",
+            "",
+        ),
+    ],
+)
+def test_sides_as_lawyers_write_them(question, role, label, position, party):
+    side = read_side(question)
+    assert (side.role, side.label, side.position, side.party) == (role, label, position, party)
+    assert side.evidence  # the words it was read from
+
+
+def test_an_outcome_only_asked_about_is_not_a_side():
+    asked = (
+        "Draft a brief on whether circumstantial evidence alone can sustain a conviction under "
+        "section 302 when the motive is not proved."
+    )
+    assert not read_side(asked).known
+    assert read_side("Can the conviction be set aside? The conviction cannot stand.").role == (
+        "accused"
+    )
+
+
+def test_choices_follow_the_kind_of_dispute():
+    assert side_choices("A bank manager was dismissed after an inquiry.") == [
+        "employee",
+        "employer",
+    ]
+    assert side_choices("delay in disposing of a detenu's representation") == [
+        "petitioner",
+        "respondent",
+    ]
+    assert side_choices("the tenant was evicted") == ["tenant", "landlord"]
+    assert side_choices("condonation of a 400-day delay") == ["appellant", "respondent"]
+
+
+def test_propositions_drop_the_instructions():
+    assert read_proposition(
+        "Defending an accused under s.304B. Find authority that the presumption needs proof of "
+        "cruelty soon before death, and the cases against us."
+    ) == ("the presumption needs proof of cruelty soon before death", "that-clause")
+    assert (
+        read_proposition(
+            "Prepare a brief defending the conviction: chain of circumstances, last seen together."
+        )[0]
+        == "the conviction should stand, on chain of circumstances, last seen together"
+    )
+    said, how = read_proposition(
+        "Brief for the plaintiff: the vendor says we were not ready and willing. Authorities for "
+        "and against."
+    )
+    assert how == "their case" and said.startswith("against what the vendor says: we were not")
+    assert read_proposition("We act for the employer. Is the dismissal sustainable?")[0] == (
+        "whether the dismissal is sustainable"
+    )
+
+
+def _card(**kw: object) -> CardFacts:
+    base: dict[str, object] = {
+        "case_name": "X v State",
+        "outcome": "dismissed",
+        "winner": "respondent",
+        "appellant_label": "accused",
+        "respondent_label": "state",
+        "criminal": True,
+    }
+    return CardFacts(**(base | kw))  # type: ignore[arg-type]
+
+
+def test_stance_is_taken_for_the_side_with_the_reason_in_words():
+    accused_appellant = read_side(BRIEF_FOR_APPELLANT)
+    upheld = judgment_stance(accused_appellant, _card())
+    assert upheld.bucket == ADVERSE
+    assert upheld.reason == (
+        "the accused's appeal was dismissed and the conviction stood: adverse to an accused "
+        "appellant"
+    )
+    acquitted = judgment_stance(accused_appellant, _card(outcome="allowed", winner="appellant"))
+    assert acquitted.bucket == SUPPORTING
+    # The same judgment read for the prosecution cuts the other way.
+    prosecution = read_side("Prosecution brief: a dying declaration alone can found a conviction.")
+    assert judgment_stance(prosecution, _card()).bucket == SUPPORTING
+    # A named party with no role read is never forced into a bucket.
+    named = Side("party", "brief for", label="named party", party="Northgate Logistics Ltd")
+    stance = judgment_stance(named, _card())
+    assert stance.bucket == "neutral" and "Northgate Logistics Ltd" in stance.reason
+
+
+def test_the_tuning_half_of_the_gold_questions():
+    scores = evaluate.reading_scores("tune")
+    assert scores["n"] == 48
+    assert scores["route_accuracy"] >= 0.9, scores["misses"]
+    assert scores["side_accuracy"] >= 0.9, scores["misses"]
+    assert scores["side_missing_offered_the_right_choices"] == "4/4"
+    assert all(p["read"] for p in scores["propositions"])
+
+
+def test_side_scoring_accepts_the_role_or_the_position_but_not_another_side():
+    gold = {"side": "respondent"}
+    assert evaluate.side_is_right(gold, Side("state", label="respondent", position="respondent"))
+    assert not evaluate.side_is_right(gold, Side("accused", label="accused"))
+    assert evaluate.side_is_right({"side": None}, Side(""))
+    assert not evaluate.side_is_right({"side": None}, Side("tenant"))
+    assert evaluate.side_is_right({"side": "prosecution"}, Side("state", label="state"))
+
+
+def test_aila_stance_gold_is_hand_labelled_and_scored(capsys):
+    rows = [
+        json.loads(line)
+        for line in evaluate.GOLD_AILA_STANCE.read_text(encoding="utf-8").splitlines()
+        if line
+    ]
+    assert len(rows) >= 60 and {r["stance"] for r in rows} == {"supporting", "adverse", "neutral"}
+    from django.core.management import call_command
+
+    call_command("research_eval", "aila-stance", json=True)
+    out = json.loads(capsys.readouterr().out)
+    assert out["pairs"] == len(rows)
+    confusion = out["vs_hand_stance"]["confusion"]
+    adverse_found = confusion["adverse"]["adverse"]
+    assert out["adverse_recall_vs_hand"] == round(
+        adverse_found / sum(confusion["adverse"].values()), 4
+    )
+    assert out["adverse_recall_vs_hand"] > 0.5  # an unread side puts every judgment in neutral
+    assert all(side != "not read" for side in out["sides_read"].values())
