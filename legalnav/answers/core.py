@@ -199,6 +199,18 @@ class Piece:
     score: float
 
 
+CONTEXT_WINDOW_TOKENS = 190_000  # inject is refused beyond this (the model's window, with room)
+_TOKEN_COUNTS: dict[str, int] = {}  # content hash -> token count of the document text
+
+
+def document_tokens(doc: Document) -> int:
+    """The tokens a document's text puts in context (counted once per content, per process)."""
+    key = doc.indexed_sha256 or doc.sha256
+    if key not in _TOKEN_COUNTS:
+        _TOKEN_COUNTS[key] = count_tokens(doc.text)
+    return _TOKEN_COUNTS[key]
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InjectFigures:
     """What inject would have read and cost on the same question (the cost panel's comparison)."""
@@ -218,7 +230,10 @@ class InjectFigures:
             "crossover": {
                 "corpus_tokens": self.corpus_tokens,
                 "payload_tokens": payload_tokens,
-                "inject_cheaper": inject_is_cheaper(self.corpus_tokens, payload_tokens, card),
+                "inject_cheaper": self.corpus_tokens <= CONTEXT_WINDOW_TOKENS
+                and inject_is_cheaper(self.corpus_tokens, payload_tokens, card),
+                "window_tokens": CONTEXT_WINDOW_TOKENS,
+                "fits_window": self.corpus_tokens <= CONTEXT_WINDOW_TOKENS,
                 "rule": "inject pays off only while corpus tokens < payload tokens × input "
                 "price / cache-read price",
             },

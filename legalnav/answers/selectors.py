@@ -28,6 +28,7 @@ from legalnav.answers.citations import (
     VERIFIED,
     extract,
 )
+from legalnav.answers.core import CONTEXT_WINDOW_TOKENS
 from legalnav.answers.models import Answer, Citation, Evidence, Query
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
@@ -415,7 +416,22 @@ def cost_panel(*, query: Query, answer: Answer) -> CostPanel:
     payload = int(crossover.get("payload_tokens", answer.context_tokens) or 0)
     threshold = int(inject_crossover(payload, PriceCard.from_settings()))
     cheaper: bool | None = bool(crossover.get("inject_cheaper", corpus < threshold))
-    if query.mode_used.rsplit(":", 1)[-1] == "inject":
+    window = int(crossover.get("window_tokens", CONTEXT_WINDOW_TOKENS))
+    if not corpus:
+        cheaper = None
+        verdict = (
+            "No inject comparison was recorded with this answer (it predates the comparison, "
+            "or nothing was read); re-ask it to see one."
+        )
+    elif corpus > window:
+        cheaper = False
+        verdict = (
+            f"Inject cannot answer here at all: the matter's {corpus:,} tokens exceed the "
+            f"model's context window ({window:,} tokens), so navigating is the only mode that "
+            "fits; the inject figure above is what one pass over the whole matter would cost if "
+            "it could."
+        )
+    elif query.mode_used.rsplit(":", 1)[-1] == "inject":
         # The answering context *was* the matter: there is no navigate payload to weigh it by.
         cheaper = None
         verdict = (

@@ -13,12 +13,11 @@ from legalnav.answers import citations, core, snapshots
 from legalnav.answers.models import Query
 from legalnav.answers.offline import Provision
 from legalnav.core import jobs
-from legalnav.documents.models import Document, Node
+from legalnav.documents.models import Node
 from legalnav.documents.parsing.layout import tidy
 from legalnav.documents.services import document_navindex
 from legalnav.llm import prompts
 from legalnav.llm.providers import LLMError, get_provider
-from legalnav.llm.tokens import count_tokens
 from legalnav.matters.models import Matter
 from legalnav.retrieval.engine import Hit, retrieve
 from legalnav.retrieval.services import MatterRetriever, matter_retriever
@@ -27,7 +26,7 @@ logger = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 4000
 SCAN_MAX_TOKENS = 600
-CONTEXT_WINDOW_TOKENS = 190_000  # inject is refused beyond this (the model's window, with room)
+CONTEXT_WINDOW_TOKENS = core.CONTEXT_WINDOW_TOKENS
 
 
 class QueryRejected(ValueError):
@@ -73,14 +72,7 @@ def query_cancel(*, query: Query, by: str = "") -> bool:
     return cancelled
 
 
-_TOKEN_COUNTS: dict[str, int] = {}  # content hash -> token count of the document text
-
-
-def _doc_tokens(doc: Document) -> int:
-    key = doc.indexed_sha256 or doc.sha256
-    if key not in _TOKEN_COUNTS:
-        _TOKEN_COUNTS[key] = count_tokens(doc.text)
-    return _TOKEN_COUNTS[key]
+_doc_tokens = core.document_tokens
 
 
 def _provisions(mr: MatterRetriever, hits: list[Hit]) -> list[Provision]:

@@ -614,3 +614,37 @@ def test_answer_page_query_count_is_pinned(client, answered_query, django_assert
         assert client.get(url).status_code == 200
     with django_assert_num_queries(8):
         assert client.get(url, HTTP_HX_REQUEST="true").status_code == 286
+
+
+@pytest.mark.parametrize(
+    ("crossover", "verdict", "cheaper"),
+    [
+        (
+            {"corpus_tokens": 812_345, "payload_tokens": 3_000, "inject_cheaper": False},
+            "Inject cannot answer here at all: the matter's 812,345 tokens exceed the model's "
+            "context window (190,000 tokens)",
+            False,
+        ),
+        ({}, "No inject comparison was recorded with this answer", None),
+        (
+            {"corpus_tokens": 40_000, "payload_tokens": 1_200, "inject_cheaper": False},
+            "Navigating is the cheaper mode here: the matter's 40,000 tokens",
+            False,
+        ),
+    ],
+)
+def test_the_cost_verdict_never_calls_an_impossible_inject_cheaper(
+    matter, owner, crossover, verdict, cheaper
+):
+    from legalnav.answers.selectors import cost_panel
+
+    query = query_create(matter=matter, user=owner, question="What is the term?", enqueue=False)
+    answer = fake_answer(query, "It lasts one year.")
+    Answer.objects.filter(pk=answer.pk).update(
+        crossover=crossover, inject_tokens=crossover.get("corpus_tokens", 0)
+    )
+    answer.refresh_from_db()
+    query.refresh_from_db()
+    panel = cost_panel(query=query, answer=answer)
+    assert panel.verdict.startswith(verdict)
+    assert panel.inject_cheaper is cheaper

@@ -17,6 +17,7 @@ from legalnav.answers.services import query_answer, query_create
 from legalnav.documents.models import CaseCard, Document, Node
 from legalnav.documents.services import document_add, document_index
 from legalnav.llm.models import LLMCall
+from legalnav.llm.tokens import count_tokens
 from tests.llm.replay import Reply, message
 from tests.research.conftest import aila_path
 
@@ -96,6 +97,10 @@ def test_deep_question_runs_every_step_and_keeps_adverse_authority(research_matt
     assert max(per_doc.values()) <= MAX_PER_DOC
 
     answer = query.answer
+    # The inject comparison reads every judgment of the matter, whole.
+    whole = sum(count_tokens(d.text) for d in judgments.values())
+    assert answer.inject_tokens == whole > 0 and answer.crossover["corpus_tokens"] == whole
+    assert answer.crossover["fits_window"] is True
     assert "Supporting authority" in answer.text and "Adverse authority" in answer.text
     assert answer.validation["ok"] and not answer.validation["removed"]
     cited = Citation.objects.filter(answer=answer)

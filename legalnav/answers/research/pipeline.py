@@ -272,6 +272,11 @@ def _save(
             payload_chars=sum(p.end - p.start for p in result.pieces),
             mode_used=f"research:{run.route}:{result.kind}",
             extra_citations=removed,
+            # What inject would have read: every judgment of the matter, whole.
+            inject=core.InjectFigures(
+                corpus_tokens=sum(core.document_tokens(d) for d in m.documents),
+                question=query.question,
+            ),
         ),
         more=research_rows,
     )
