@@ -557,7 +557,7 @@ def _analyse_claude(
         return []
     prompt = prompts.research_stance_prompt(
         proposition=plan.proposition,
-        side=plan.side.role,
+        side=_acting_for(plan.side),
         passages=_research_passages(m, pieces, buckets=False),
     )
     try:
@@ -682,7 +682,7 @@ def _synthesise(
     prompt = prompts.research_brief_prompt(
         question=query.question,
         proposition=plan.proposition,
-        side=plan.side.role,
+        side=_acting_for(plan.side),
         passages=_research_passages(m, pieces, buckets=True),
     )
     context = prompt.text()
