@@ -24,6 +24,7 @@ from legalnav.core.limits import (
     limit_take,
     subjects_of,
 )
+from legalnav.matters import audit
 from legalnav.matters.access import Action, can
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
@@ -38,16 +39,13 @@ class RateLimited(Exception):
         self.decision = decision
 
 
-class JobQueueDown(Exception):
+class JobQueueDown(audit.JobQueueDown):
     """The question was saved and marked failed ("the task queue is unavailable"); it can be
-    retried once the queue is back. Doors answer 503 with Retry-After."""
+    retried once the queue is back."""
 
-    message = QueueUnavailable.message
-    retry_after = QueueUnavailable.retry_after
-
-    def __init__(self, query: Query) -> None:
-        super().__init__(self.message)
-        self.query = query
+    @property
+    def query(self) -> Query:
+        return self.item  # type: ignore[return-value]
 
 
 def _target(query: Query, suffix: str = "") -> str:
@@ -55,13 +53,12 @@ def _target(query: Query, suffix: str = "") -> str:
 
 
 def _queue_down(matter: Matter, user: object, query: Query, via: str) -> JobQueueDown:
-    query.refresh_from_db()
-    audit_record(
+    audit.queue_down_record(
         matter=matter,
         user=user,
-        action=AuditEvent.Action.QUEUE_DOWN,
+        item=query,
         target=_target(query),
-        detail={"query_id": query.pk, "via": via, "error": query.error_message},
+        detail={"query_id": query.pk, "via": via},
     )
     return JobQueueDown(query)
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 
+from legalnav.core.jobs import QueueUnavailable
 from legalnav.matters.models import AuditEvent, Matter
 
 
@@ -37,3 +38,30 @@ def audit_record(
 
 def audit_list(*, matter: Matter) -> QuerySet[AuditEvent]:
     return AuditEvent.objects.filter(matter=matter).select_related("user").order_by("-at", "-id")
+
+
+class JobQueueDown(Exception):
+    """A job's row (a question, a grid) was saved and marked failed because the task queue is
+    unavailable; it can be sent again once the queue is back. Doors answer 503 with
+    Retry-After. Each app names its row (``.query``, ``.grid``) in a subclass."""
+
+    message = QueueUnavailable.message
+    retry_after = QueueUnavailable.retry_after
+
+    def __init__(self, item: Model) -> None:
+        super().__init__(self.message)
+        self.item = item
+
+
+def queue_down_record(
+    *, matter: Matter, user: object | None, item: Model, target: str, detail: dict[str, Any]
+) -> None:
+    """Audit that the queue refused a job: the row as it was left (its error message read back)."""
+    item.refresh_from_db()
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.QUEUE_DOWN,
+        target=target,
+        detail=detail | {"error": getattr(item, "error_message", "")},
+    )

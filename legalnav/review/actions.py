@@ -21,6 +21,7 @@ from legalnav.answers.actions import RateLimited
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.core.limits import EXPORT, Limit, limit_refund, limit_take, subjects_of
+from legalnav.matters import audit
 from legalnav.matters.access import Action, can, require
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
@@ -34,16 +35,13 @@ __all__ = ["GridRejected", "JobQueueDown", "RateLimited"]
 GRID = Limit("grid", "LEGALNAV_GRID_RATE_PER_MINUTE", 5, "review grids", "started")
 
 
-class JobQueueDown(Exception):
+class JobQueueDown(audit.JobQueueDown):
     """The grid was saved and marked failed ("the task queue is unavailable"); Resume sends it
-    again once the queue is back. Doors answer 503 with Retry-After."""
+    again once the queue is back."""
 
-    message = QueueUnavailable.message
-    retry_after = QueueUnavailable.retry_after
-
-    def __init__(self, grid: Grid) -> None:
-        super().__init__(self.message)
-        self.grid = grid
+    @property
+    def grid(self) -> Grid:
+        return self.item  # type: ignore[return-value]
 
 
 def _target(grid: Grid) -> str:
@@ -51,13 +49,12 @@ def _target(grid: Grid) -> str:
 
 
 def _queue_down(matter: Matter, user: object, grid: Grid, via: str) -> JobQueueDown:
-    grid.refresh_from_db()
-    audit_record(
+    audit.queue_down_record(
         matter=matter,
         user=user,
-        action=AuditEvent.Action.QUEUE_DOWN,
+        item=grid,
         target=_target(grid),
-        detail={"grid_id": grid.pk, "via": via, "error": grid.error_message},
+        detail={"grid_id": grid.pk, "via": via},
     )
     return JobQueueDown(grid)
 

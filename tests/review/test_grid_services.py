@@ -262,3 +262,23 @@ def test_saved_columns_are_per_user_and_audited(matter, owner):
             matter=matter, user=UserFactory(), key="K", question="Q", type_="text", via="page"
         )
     assert AuditEvent.objects.filter(action=AuditEvent.Action.COLUMN_SAVED).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)  # autocommit, as in production: sent at once
+def test_a_grid_refused_by_a_down_queue_is_kept_failed_and_audited(
+    matter, owner, pair, monkeypatch
+):
+    def down(spec, pk):
+        raise jobs.QueueUnavailable("connection refused")
+
+    monkeypatch.setattr(jobs, "_send", down)
+    with pytest.raises(actions.JobQueueDown) as refused:
+        _create(matter, owner, title="Outage")
+    grid = refused.value.grid
+    assert refused.value.retry_after == 30 and "task queue is unavailable" in str(refused.value)
+    grid.refresh_from_db()
+    assert grid.status == "failed" and grid.error_code == "queue_unavailable"
+    event = AuditEvent.objects.filter(matter=matter).order_by("-id").first()
+    assert event.action == "queue_down" and event.target == f"review grid G{grid.pk} Outage"
+    assert event.detail["grid_id"] == grid.pk and event.detail["via"] == "page"
+    assert "queue" in event.detail["error"]
