@@ -175,9 +175,24 @@ class DocumentView:
         return self._matrix
 
     def question_vectors(self, questions: Sequence[str]) -> np.ndarray:
-        if self.corpus.embedder is None:
+        """The columns' question vectors: each question is embedded once per process and model,
+        not once per document of a grid."""
+        embedder = self.corpus.embedder
+        if embedder is None:
             return np.zeros((len(questions), 1), dtype=np.float32)
-        return self.corpus.embedder.encode(list(questions))
+        name = getattr(embedder, "name", type(embedder).__name__)
+        missing = [q for q in dict.fromkeys(questions) if (name, q) not in _QUESTION_VECTORS]
+        if missing:
+            if len(_QUESTION_VECTORS) + len(missing) > _QUESTION_VECTORS_MAX:
+                _QUESTION_VECTORS.clear()
+            for q, vector in zip(missing, embedder.encode(missing), strict=True):
+                _QUESTION_VECTORS[(name, q)] = vector
+        return np.stack([_QUESTION_VECTORS[(name, q)] for q in questions])
+
+
+# (embedder name, question) -> vector: a grid's columns are the same for every document.
+_QUESTION_VECTORS: dict[tuple[str, str], np.ndarray] = {}
+_QUESTION_VECTORS_MAX = 4096
 
 
 def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Candidate]:

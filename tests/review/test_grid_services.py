@@ -282,3 +282,31 @@ def test_a_grid_refused_by_a_down_queue_is_kept_failed_and_audited(
     assert event.action == "queue_down" and event.target == f"review grid G{grid.pk} Outage"
     assert event.detail["grid_id"] == grid.pk and event.detail["via"] == "page"
     assert "queue" in event.detail["error"]
+
+
+@pytest.mark.django_db
+def test_a_grid_embeds_each_column_question_once_not_once_per_document(pair):
+    from legalnav.retrieval.embeddings import get_embedder
+    from legalnav.review import fill
+
+    embedder = get_embedder()
+    encoded: list[str] = []
+    real = embedder.encode
+
+    def counting(texts, *args, **kw):
+        encoded.extend(texts)
+        return real(texts, *args, **kw)
+
+    fill._QUESTION_VECTORS.clear()
+    questions = [c.question for c in COLUMNS]
+    views = [fill.DocumentView(d.text, services.document_retriever(d)) for d in pair]
+    for view in views:
+        view.unit_matrix()  # the documents' own vectors, embedded before counting starts
+    embedder.encode = counting  # type: ignore[method-assign]
+    try:
+        first = views[0].question_vectors(questions)
+        second = views[1].question_vectors(questions)
+    finally:
+        embedder.encode = real  # type: ignore[method-assign]
+    assert encoded == questions  # one batch, each question once
+    assert first.shape == (len(questions), first.shape[1]) and (first == second).all()
