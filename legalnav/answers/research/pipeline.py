@@ -174,7 +174,7 @@ def _clarify(route: Route) -> Result:
     if route.asks_for == "side":
         lines = [
             "Which side do you act for? The same judgment supports one side and cuts against "
-            f"the other, so the research waits for it ({route.reason}). Ask again as one of these:"
+            "the other, so the research waits for it. Ask again as one of these:"
         ]
     else:
         lines = [

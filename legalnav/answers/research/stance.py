@@ -157,7 +157,8 @@ def outcome_stance(side: Side, card: CardFacts) -> Stance:
         return Stance(
             bucket,
             "outcome",
-            f"{_happened(side, card, position, won)}: {bucket} to {side.describe()}",
+            f"{_happened(side, card, position, won)}: "
+            f"{'supports' if won else 'adverse to'} {side.describe()}",
             card.outcome_text,
         )
     if card.winner == "mixed":
