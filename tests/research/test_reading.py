@@ -262,3 +262,42 @@ def test_aila_stance_gold_is_hand_labelled_and_scored(capsys):
     )
     assert out["adverse_recall_vs_hand"] > 0.5  # an unread side puts every judgment in neutral
     assert all(side != "not read" for side in out["sides_read"].values())
+
+
+@pytest.mark.parametrize(
+    ("question", "role"),
+    [
+        ("Tenant's side: the landlord says the building is new. Brief please.", "tenant"),
+        ("Employee-side brief. The other side will argue that a probationer can go.", "employee"),
+        ("claimant side, MACT: the insurer says it is not liable.", "claimant"),
+        ("Our claimant was injured by a falling branch. Was the trial judge right?", "claimant"),
+        (
+            "Petitioner, a prisoner under sentence of death, is kept alone. Is this lawful?",
+            "petitioner",
+        ),
+        (
+            "A pistol was found behind my client's house. Will the Arms Act conviction hold?",
+            "accused",
+        ),
+    ],
+)
+def test_side_shorthand(question, role):
+    assert read_side(question).role == role
+
+
+def test_the_other_sides_argument_is_not_the_proposition():
+    said, how = read_proposition(
+        "I am for the defendant trust. The other side will argue that the surgeon was negligent. "
+        "Build our case that causation is not made out."
+    )
+    assert (said, how) == ("causation is not made out", "that-clause")
+    said, how = read_proposition(
+        "For the employee. The other side will argue that a probationer can be discharged."
+    )
+    assert said == "against the other side's argument that a probationer can be discharged"
+    assert read_proposition("Does non-supply automatically vitiate the dismissal?")[0] == (
+        "whether non-supply automatically vitiates the dismissal"
+    )
+    assert read_proposition("Was the trial judge right to dismiss the claim?")[0] == (
+        "whether the trial judge was right to dismiss the claim"
+    )

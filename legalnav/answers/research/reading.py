@@ -123,6 +123,17 @@ _OPENING_ROLE = re.compile(
     r"^(?:(?P<who>prosecution|defence|defense)\s+(?:brief|note|research|memo|submissions?)\b)",
     re.I,
 )
+# "claimant side", "Tenant's side", "Employee-side brief", "our claimant".
+_ROLE_ALTERNATION = "|".join(words for _, words in _ROLE_WORDS)
+_SIDE_TAG = re.compile(
+    rf"\b(?P<who>(?:{_ROLE_ALTERNATION}))(?:'s)?[- ]side\b|\b(?:our|my) (?P<who2>(?:{_ROLE_ALTERNATION}))\b",
+    re.I,
+)
+_BARE_OPENING = re.compile(
+    r"^(?P<who>Appellants?|Petitioners?|Respondents?|Accused|Claimants?|Plaintiffs?|Defendants?|"
+    r"Tenants?|Landlords?|Employees?|Employers?|Complainants?)\b(?=[,:]|\s+(?:a|an|is|was|"
+    r"were|has|had|convicted|charged|dismissed|evicted)\b)"
+)
 _PRONOUN = re.compile(r"^\s*(?:it|him|her|them|us|the same)\b", re.I)
 _PARTY_NAME = re.compile(
     r"^\s*(?:M/s\.?\s+)?(?P<name>(?:Mrs?|Ms|Dr|Shri|Smt)\.?\s+[A-Z]\w+|"
@@ -281,6 +292,12 @@ def read_side(question: str) -> Side:
         found = _role_at(opening.group("who"))
         if found:
             return _side(q, 0, found[1], opening.group("who"), opening.group(0))
+    tag = _SIDE_TAG.search(q)
+    if tag:
+        who = "who" if tag.group("who") else "who2"
+        found = _role_at(tag.group(who))
+        if found:
+            return _side(q, tag.start(who), found[1], found[2], tag.group(0))
     for m in _CLIENT_AFTER.finditer(q):
         rest = q[m.end() :]
         clause = re.split(r"[.:;?!]|\s[-–—]\s", rest, maxsplit=1)[0][:60]
@@ -336,6 +353,10 @@ def read_side(question: str) -> Side:
             return _side(q, before.start() + found[0], found[1], found[2], before.group(0))
         if who and not _NOT_NAMES.match(who):
             return _named(q, who.removeprefix("M/s ").strip(), before.group(0))
+    mine = re.search(r"\b(?:my|our) client'?s\b", q, re.I)
+    if mine and _CRIMINAL.search(q) and not _CLIENTS_OWN.search(q):
+        # "a pistol recovered from behind my client's house": in a criminal case, the accused.
+        return Side("accused", mine.group(0), label="accused")
     own = _CLIENTS_OWN.search(q)
     if own:
         role = _OWN_PROCEEDING[own.group("what").lower().split()[-1]]
@@ -344,6 +365,12 @@ def read_side(question: str) -> Side:
     if challenge:
         role = side_choices(q)[0]
         return Side(role, challenge.group(0), label=role, position=_position_of(role))
+    bare = _BARE_OPENING.match(q)
+    if bare:
+        # "Petitioner, a prisoner under sentence of death, …": a lawyer's shorthand for the client.
+        found = _role_at(bare.group("who"))
+        if found:
+            return _side(q, 0, found[1], found[2], bare.group(0))
     voice = _OPPONENT_VOICE.search(q)
     wanted = _wanted(_WANTS_CONVICTION, q)
     if wanted:
@@ -441,9 +468,18 @@ def side_choices(question: str) -> list[str]:
 
 _THAT_CLAUSE = re.compile(
     r"\b(?:argument that|arguing that|argue that|argues that|proposition that|position that|"
-    r"authority (?:for the proposition )?that|authorities that|cases that hold that|"
-    r"supporting (?:the view|an argument|the argument) that|establish that|show that)\s+"
+    r"authority (?:for the proposition )?that|authorities that(?! support)|cases that hold that|"
+    r"supporting (?:the view|an argument|the argument) that|establish that|show that|"
+    r"(?:our|the) case that|arguments? that|contends? that|contending that)\s+"
     r"(?P<p>.+?)(?:,\s*(?:and|with|including|citing)\b|[.?!](?:\s|$)|$)",
+    re.I,
+)
+# Words that put an argument in the other side's mouth.
+_OTHER_SIDE = re.compile(
+    r"\b(?:other side|opponents?|opposing|they|the (?:prosecution|defence|state|claimants?|"
+    r"defendants?|plaintiffs?|respondents?|appellants?|landlord|tenant|employer|employee|insurer|"
+    r"revenue|department)) (?:will|would|may|might|could|is going to|are going to)?\s*"
+    r"(?:argue|say|contend|submit|rely|claim)",
     re.I,
 )
 _COLON_CLAIM = re.compile(
@@ -471,7 +507,8 @@ _THEIR_CASE = re.compile(
     r"(?:says|argues|contends|claims|pleads|alleges)\s+(?:that\s+)?(?P<p>[^?!]{12,}?)(?:[.?!](?:\s|$)|$)"
 )
 _LEADING_SIDE = re.compile(
-    r"^(?:(?:brief|research|memo|note)\s+)?(?:for|acting for|we act for|i act for)\s+(?:the\s+|my\s+|our\s+)?"
+    r"^(?:(?:prepare|draft|write)\s+(?:a|the|me a)?\s*(?:research\s+)?(?:brief|note|memo)\s+for\s+"
+    r"(?:the|my|our)\s+\w+\s+|(?:brief|research|memo|note)\s+)?(?:for|acting for|we act for|i act for)\s+(?:the\s+|my\s+|our\s+)?"
     r"[\w' -]{2,40}?(?::\s*|\.\s*$|$)",
     re.I,
 )
@@ -480,15 +517,26 @@ _SIDE_SENTENCE = re.compile(
     re.I,
 )
 _AUX = "can|could|is|are|was|were|will|would|should|shall|does|do|did|must|may|has|have|had"
-_VERBISH = (
-    r"be|have|get|hold|stand|survive|escape|rely|acquire|apply|succeed|fall|fail|vitiate|"
-    r"barred|valid|invalid|admissible|sustainable|maintainable|enough|too|entitled|liable|"
-    r"undone|reversed|sustained|upheld|set aside|quashed|lawful|unlawful|good law|still|"
-    r"acquire|cover|amount|attract|require|need|protect|bar|defeat|override|prevail|extend|"
-    r"include|exclude|show|prove|automatically|necessarily|rest|found|support|lie|continue|"
-    r"claim|recover|seek|proceed|survive|override"
+# After "is/was X …": what X is said to be. After "can/will/does X …": what X may do.
+_STATES = (
+    r"barred|valid|invalid|admissible|inadmissible|sustainable|maintainable|enough|too|entitled|"
+    r"liable|lawful|unlawful|legal|illegal|good law|still|void|voidable|enforceable|binding|"
+    r"available|applicable|justified|proper|right|wrong|correct|likely|unlikely|bound|able|"
+    r"undone|reversed|sustained|upheld|set aside|quashed|vitiated|time-barred|out of time|"
+    r"within time|a (?:valid|good|sufficient)"
 )
-_YES_NO = re.compile(rf"^(?P<aux>{_AUX})\s+(?P<np>.+?)\s+(?P<rest>(?:{_VERBISH})\b.*?)\??$", re.I)
+_ACTS = (
+    r"be|have|get|hold|stand|survive|escape|rely|acquire|apply|succeed|fall|fail|vitiate|"
+    r"cover|amount|attract|require|need|protect|bar|defeat|override|prevail|extend|include|"
+    r"exclude|show|prove|automatically|necessarily|rest|found|support|lie|continue|recover|"
+    r"seek|proceed|count|qualify|justify|sustain|maintain|claim damages|sue|evict|recover"
+)
+_YES_NO = re.compile(
+    rf"^(?P<aux>is|are|was|were)\s+(?P<np>.+?)\s+(?P<rest>(?:{_STATES})\b.*?)\??$|"
+    rf"^(?P<aux2>can|could|will|would|should|shall|must|may|does|do|did)\s+(?P<np2>.+?)\s+"
+    rf"(?P<rest2>(?:{_ACTS})\b.*?)\??$",
+    re.I,
+)
 _DIRECTIVE = re.compile(
     r"^(?:find|give me|give|please give|prepare|draft|build|advise|set out|collect|research|brief|memo|include|"
     r"identify|assess|compare|tell us|list|cite|authorities|cases)\b",
@@ -509,9 +557,17 @@ def issue_of(sentence: str) -> str:
     m = _YES_NO.match(s)
     if not m:
         return ""
-    aux, np, rest = m.group("aux").lower(), m.group("np"), m.group("rest")
+    aux = (m.group("aux") or m.group("aux2")).lower()
+    np, rest = m.group("np") or m.group("np2"), m.group("rest") or m.group("rest2")
     if aux in ("does", "do", "did"):
-        return f"whether {np} {rest}"
+        words = rest.split()
+        at = 0
+        while at < len(words) - 1 and words[at].lower().endswith("ly"):
+            at += 1  # "does X automatically vitiate": the verb is after the adverb
+        verb = words[at]
+        if aux == "does" and not verb.endswith("s"):
+            words[at] = verb + ("es" if verb.endswith(("sh", "ch", "x", "o")) else "s")
+        return f"whether {np} {' '.join(words)}"
     return f"whether {np} {aux} {rest}"
 
 
@@ -543,9 +599,15 @@ def read_proposition(question: str) -> tuple[str, str]:
     """The proposition the user needs supported (or, failing that, the issue), and the rule that
     gave it."""
     q = " ".join(question.split())
-    m = _THAT_CLAUSE.search(q)
-    if m:
+    theirs = None
+    for m in _THAT_CLAUSE.finditer(q):
+        start = max(q.rfind(".", 0, m.start()), q.rfind(":", 0, m.start())) + 1
+        if _OTHER_SIDE.search(q[start : m.end()]):
+            theirs = theirs or m  # what the other side will argue: the proposition to meet
+            continue
         return _tidy(m.group("p")), "that-clause"
+    if theirs is not None:
+        return f"against the other side's argument that {_tidy(theirs.group('p'))}", "their case"
     m = _COLON_CLAIM.search(q)
     if m and not _DIRECTIVE.match(m.group("p")):
         return _tidy(m.group("p")), "stated"
