@@ -301,3 +301,9 @@ def test_the_other_sides_argument_is_not_the_proposition():
     assert read_proposition("Was the trial judge right to dismiss the claim?")[0] == (
         "whether the trial judge was right to dismiss the claim"
     )
+
+
+def test_a_request_for_law_needs_a_subject():
+    assert route_offline("Need case law asap, hearing tomorrow.").route == CLARIFY
+    assert route_offline("Judgments on anticipatory bail").route == "simple"
+    assert route_offline("cases where the High Court's acquittal was reversed").route == "simple"

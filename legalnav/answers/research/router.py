@@ -74,7 +74,12 @@ _ANCHOR = re.compile(
     r"\bparagraph\s+\d|¶\s*\d|\bjustice\s+[A-Z]|[“\"'][^”\"']{4,}[”\"']|"
     r"\b(?:IPC|Cr\.?P\.?C|Penal Code|Constitution|NDPS|TADA|Arms Act|Negotiable Instruments)\b"
 )
-_ASKS_FOR_LAW = re.compile(r"\b(?:case law|authorit(?:y|ies)|precedents?|cases|judgments)\b", re.I)
+# A request for law with no subject after it ("Need case law asap"); "judgments on bail" has one.
+_ASKS_FOR_LAW = re.compile(
+    r"\b(?:case law|authorit(?:y|ies)|precedents?|cases|judgments)\b(?!\s+(?:on|about|for|where|"
+    r"that|which|under|involving|in|of|with|concerning|dealing|citing|decided|against|from)\b)",
+    re.I,
+)
 # Words that stand for something the question never names.
 _VAGUE = re.compile(
     r"\b(?:it|this|that|these|those|he|she|they|him|her|them|my case|the case|the appeal|"
