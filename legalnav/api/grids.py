@@ -87,6 +87,8 @@ class GridOut(BaseModel):
     progress: float = Field(description="cells_done / cells_total, 0..1.")
     note: str
     estimate: dict[str, Any] = Field(description="Tokens and dollars by mode, made beforehand.")
+    llm_calls: int = Field(description="Language-model calls made so far (mode claude).")
+    dollars: str = Field(description="What those calls cost so far, in US dollars.")
     created_by: str | None
     created_at: datetime
     finished_at: datetime | None
@@ -140,6 +142,8 @@ def grid_out(grid: Grid, *, full: bool = True) -> GridOut:
         progress=round(grid.cells_done / grid.cells_total, 4) if grid.cells_total else 0.0,
         note=grid.note,
         estimate=grid.estimate,
+        llm_calls=grid.llm_calls,
+        dollars=format(grid.dollars, "f"),
         created_by=grid.created_by.get_username() if grid.created_by_id else None,  # type: ignore[union-attr]
         created_at=grid.created_at,
         finished_at=grid.finished_at,

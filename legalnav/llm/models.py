@@ -51,6 +51,7 @@ class LLMCall(models.Model):
         ENRICHMENT = "enrichment", "Enrichment"
         JUDGE = "judge", "Judge"
         ROUTE = "route", "Route"
+        GRID = "grid", "Review grid"
         OTHER = "other", "Other"
 
     class Status(models.TextChoices):

@@ -55,6 +55,9 @@ class Grid(models.Model):
     note = models.TextField(blank=True)
     # The cost estimated before it started (services.grid_estimate), by mode.
     estimate = models.JSONField(default=dict, blank=True)
+    # What its language-model calls have cost so far (the ledger's rows, purpose "grid").
+    llm_calls = models.PositiveIntegerField(default=0)
+    dollars = models.DecimalField(max_digits=14, decimal_places=8, default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

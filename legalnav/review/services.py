@@ -30,11 +30,13 @@ from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
 from legalnav.llm.prices import PriceCard, Usage, cost
+from legalnav.llm.providers import LLMError, get_provider
 from legalnav.llm.tokens import count_tokens
 from legalnav.matters.models import Matter
 from legalnav.retrieval.embeddings import get_embedder
 from legalnav.retrieval.engine import Corpus, Retriever
 from legalnav.retrieval.services import index_cache
+from legalnav.review import claude
 from legalnav.review.columns import ANSWER_TYPES, column_from_request
 from legalnav.review.fill import Cell as FilledCell
 from legalnav.review.fill import fill_document
@@ -208,16 +210,10 @@ def grid_create(
     limits, audits and queues it). ``columns`` as ``columns_check`` returns them."""
     if mode not in Grid.Mode.values:
         raise GridRejected(f"Unknown mode {mode!r}; use offline or claude.", "mode")
-    if mode == Grid.Mode.CLAUDE:
-        if not settings.ANTHROPIC_API_KEY:
-            raise GridRejected(
-                "Filling with Claude needs ANTHROPIC_API_KEY, which this server does not have. "
-                "Choose offline (no language model, no cost).",
-                "mode",
-            )
+    if mode == Grid.Mode.CLAUDE and not settings.ANTHROPIC_API_KEY:
         raise GridRejected(
-            "Filling with Claude is not available yet; the estimate shows what it would cost. "
-            "Choose offline to fill the grid now.",
+            "Filling with Claude needs ANTHROPIC_API_KEY, which this server does not have. "
+            "Choose offline (no language model, no cost).",
             "mode",
         )
     title = " ".join(title.split())[:200] or f"Review grid ({len(columns)} columns)"
@@ -397,6 +393,17 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
     wanted = {c.pk: column_from_request(c.key, c.question, c.type) for c in columns}
     rows = list(grid.rows.order_by("position").values_list("document_id", flat=True))
     skipped: list[str] = []
+    provider = None
+    usage = claude.Usage(calls=grid.llm_calls, dollars=grid.dollars)
+    if grid.mode == Grid.Mode.CLAUDE:
+        provider = get_provider()
+        if provider is None:
+            lease.fail(
+                "Filling with Claude needs ANTHROPIC_API_KEY, which this server no longer has; "
+                "make an offline grid, or resume once the key is set.",
+                "llm",
+            )
+            return
     for document_id in rows:
         lease.check()
         have = set(
@@ -419,10 +426,40 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
             text=document.text, retriever=retriever, columns=[wanted[c.pk] for c in todo]
         )
         provisions = _Provisions(document)
+        fallbacks: dict[str, str] = {}
+        if provider is not None:
+            try:
+                by_claude = claude.fill_document_claude(
+                    document=document,
+                    retriever=retriever,
+                    columns=[wanted[c.pk] for c in todo],
+                    offline=filled,
+                    lookup=claude.NodeLookup(
+                        provisions.node_for, provisions.text_of, provisions.nodes
+                    ),
+                    provider=provider,
+                    usage=usage,
+                )
+            except LLMError as exc:
+                lease.fail(
+                    f"Claude could not be reached while filling {document.key} ({exc}); the "
+                    "cells written so far are kept. Resume to go on.",
+                    "llm",
+                    llm_calls=usage.calls,
+                    dollars=usage.dollars,
+                )
+                return
+            filled, fallbacks = by_claude.cells, by_claude.fallbacks
+            lease.update(llm_calls=usage.calls, dollars=usage.dollars)
         new = [
             cell_row(grid=grid, column=c, document=document, filled=f, provisions=provisions)
             for c, f in zip(todo, filled, strict=True)
         ]
+        for c, row in zip(todo, new, strict=True):
+            if c.key in fallbacks:
+                row.searched = (
+                    f"{fallbacks[c.key]}; the offline filler's answer is shown. {row.searched}"
+                )[:4000]
         lease.check()
         _write_cells(grid, lease, document_id, new)
     note = ""

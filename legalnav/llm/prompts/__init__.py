@@ -79,6 +79,13 @@ from legalnav.llm.prompts.research import (
     research_route_prompt,
     research_stance_prompt,
 )
+from legalnav.llm.prompts.review import (
+    GRID_FILL_SYSTEM,
+    GRID_QUOTE_WORDS,
+    GRID_TYPES,
+    GridColumnAsked,
+    grid_fill_prompt,
+)
 from legalnav.llm.prompts.scan import (
     MAX_SELECTIONS,
     NAVINDEX_SCAN_SYSTEM,
@@ -87,6 +94,11 @@ from legalnav.llm.prompts.scan import (
 )
 
 __all__ = [
+    "GRID_FILL_SYSTEM",
+    "GRID_QUOTE_WORDS",
+    "GRID_TYPES",
+    "GridColumnAsked",
+    "grid_fill_prompt",
     "CACHE_CONTROL",
     "CASE_CARD_SYSTEM",
     "ENRICH_MAX_KEYWORDS",

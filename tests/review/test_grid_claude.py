@@ -1,0 +1,143 @@
+"""Filling a grid with Claude, through the local Messages-API replay server and the real
+``anthropic`` client: one call per document per batch of columns over navigated provisions,
+every value's quotation checked verbatim against the provision it names, the offline answer kept
+(and the reason said) wherever Claude's cannot be verified, the cost summed on the grid, and an
+API outage failing the grid with its cells kept and Resume going on."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+from django.core.cache import cache
+
+from legalnav.documents.models import Node
+from legalnav.llm.models import LLMCall
+from legalnav.review import actions, services
+from legalnav.review.models import Cell, Grid
+from legalnav.review.services import ColumnSpec
+from tests.conftest import index_bioamber_pair
+from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
+from tests.llm.replay import error, message
+
+COLUMNS = [
+    ColumnSpec("Governing Law", "Which law governs this agreement?", "text"),
+    ColumnSpec("Agreement Date", "When was it made?", "date"),
+]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limit():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def _make(matter, owner, base):
+    grid = actions.grid_create(
+        matter=matter,
+        user=owner,
+        title="With Claude",
+        columns=COLUMNS,
+        document_ids=[base.pk],
+        mode="claude",
+        via="page",
+    )
+    assert grid.mode == Grid.Mode.CLAUDE and grid.status == Grid.Status.QUEUED
+    return grid
+
+
+@pytest.mark.django_db
+def test_claude_cells_are_verified_and_unverifiable_ones_fall_back(
+    matter,
+    owner,
+    client,
+    replay,  # noqa: F811
+):
+    base, _ = index_bioamber_pair(matter)
+    law = Node.objects.get(document=base, text__contains="13.2 Governing Law")
+    quote = (
+        "shall be governed by and construed in accordance with the laws of the State of Minnesota"
+    )
+    replay.queue(
+        message(
+            json.dumps(
+                {
+                    "cells": [
+                        {
+                            "key": "Governing Law",
+                            "found": True,
+                            "value": "Minnesota",
+                            "quote": quote,
+                            "node": law.node_id,
+                            "confidence": 0.95,
+                        },
+                        {  # an invented quotation: not used, the offline cell stays
+                            "key": "Agreement Date",
+                            "found": True,
+                            "value": "1 April 2019",
+                            "quote": "made and entered into on the first day of April 2019",
+                            "node": law.node_id,
+                            "confidence": 0.9,
+                        },
+                    ]
+                }
+            ),
+            input_tokens=3000,
+            output_tokens=160,
+            cache_write=700,
+        )
+    )
+    grid = _make(matter, owner, base)
+    done = services.grid_fill(grid_id=grid.pk)
+    assert done.status == Grid.Status.DONE, done.error_message
+    assert len(replay.requests) == 1  # two columns, one batch, one call
+    sent = replay.requests[0].body
+    assert sent["system"][0]["cache_control"] == {"type": "ephemeral"}
+    user = sent["messages"][0]["content"]
+    assert f'node_id="{law.node_id}"' in user and "Which law governs this agreement?" in user
+
+    cells = {c.column.key: c for c in Cell.objects.filter(grid=grid).select_related("column")}
+    governing = cells["Governing Law"]
+    assert governing.value == "Minnesota" and governing.found and governing.confidence == 0.95
+    assert governing.verdict == "verified" and governing.citation == f"[{base.key}:{law.node_id}]"
+    assert "State of Minnesota" in governing.quotation
+    dated = cells["Agreement Date"]
+    assert dated.searched.startswith(
+        f"Claude's quotation is not verbatim in [{base.key}:{law.node_id}]; the offline filler's "
+        "answer is shown."
+    )
+    assert dated.value != "1 April 2019"  # Claude's unverified value was not kept
+    assert not dated.found or dated.verdict == "verified"
+
+    calls = LLMCall.objects.filter(purpose="grid", matter_id=matter.pk)
+    assert calls.count() == 1 and done.llm_calls == 1
+    assert done.dollars == sum((c.dollars for c in calls), Decimal(0)) > 0
+    client.force_login(owner)
+    page = client.get(f"/matters/{matter.pk}/grids/{grid.pk}/").content.decode()
+    assert f"Cost so far: ${done.dollars.normalize():f}"[:18] in page and "in 1 Claude call" in page
+
+
+@pytest.mark.django_db
+def test_an_api_outage_fails_the_grid_with_a_reason_and_resume_goes_on(
+    matter,
+    owner,
+    replay,  # noqa: F811
+):
+    base, _ = index_bioamber_pair(matter)
+    replay.queue(*[error(529) for _ in range(4)])  # overloaded past every retry
+    grid = _make(matter, owner, base)
+    failed = services.grid_fill(grid_id=grid.pk)
+    assert failed.status == Grid.Status.FAILED and failed.error_code == "llm"
+    assert failed.error_message.startswith(f"Claude could not be reached while filling {base.key}")
+    assert not Cell.objects.filter(grid=grid).exists()
+    # The API is back: Resume fills the grid; a reply that cannot be read keeps offline cells.
+    replay.queue(message("I am not able to help with that.", input_tokens=2000, output_tokens=9))
+    assert actions.grid_resume(matter=matter, user=owner, grid=failed, via="page")
+    done = services.grid_fill(grid_id=grid.pk)
+    assert done.status == Grid.Status.DONE and done.cells_done == 2
+    for cell in Cell.objects.filter(grid=grid):
+        assert cell.searched.startswith("Claude's reply could not be read; the offline filler's")
+    assert done.llm_calls == 1  # the failed call is in the ledger as an error, not a cost
+    assert LLMCall.objects.filter(purpose="grid", status="error").count() == 1
