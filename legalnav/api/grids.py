@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.db.models import Q
 from pydantic import BaseModel, Field
 
 from legalnav.answers.report import DocumentRef
@@ -23,7 +24,7 @@ from legalnav.review.models import Cell, Grid
 from legalnav.review.services import ColumnSpec, GridRejected
 
 AnswerType = Literal["clause", "yes_no", "date", "duration", "amount", "party", "text"]
-CellFilter = Literal["", "not_found", "low", "reviewed", "unreviewed"]
+CellFilter = Literal["", "not_found", "low", "amended", "reviewed", "unreviewed"]
 
 # --- input -----------------------------------------------------------------------------------
 
@@ -60,7 +61,9 @@ class GridCreateBody(BaseModel):
 
 class CellListParams(PageParams):
     show: CellFilter = Field(
-        default="", description="not_found, low (confidence < 0.5), reviewed, unreviewed."
+        default="",
+        description="not_found, low (confidence < 0.5), amended (changed by an amendment in "
+        "the grid), reviewed, unreviewed.",
     )
 
 
@@ -109,6 +112,13 @@ class QuoteOut(BaseModel):
     end: int
 
 
+class AmendingOut(BaseModel):
+    document: DocumentRef
+    value: str
+    quotation: str
+    citation: str
+
+
 class CellOut(BaseModel):
     id: int
     document: DocumentRef
@@ -122,6 +132,11 @@ class CellOut(BaseModel):
     quotes: list[QuoteOut]
     searched: str
     review: Literal["none", "confirmed", "corrected"]
+    amended_by: AmendingOut | None = Field(
+        default=None,
+        description="An amendment in the grid that changes this answer: its cell's value, "
+        "quotation and citation.",
+    )
 
 
 class CellPage(Paged):
@@ -160,8 +175,20 @@ def grid_out(grid: Grid, *, full: bool = True) -> GridOut:
     return out
 
 
-def cell_out(cell: Cell) -> CellOut:
+def cell_out(cell: Cell, amended_by: Cell | None = None) -> CellOut:
     return CellOut(
+        amended_by=AmendingOut(
+            document=DocumentRef(
+                id=amended_by.document_id,
+                key=amended_by.document.key,
+                title=amended_by.document.title,
+            ),
+            value=amended_by.shown_value,
+            quotation=amended_by.quotation,
+            citation=amended_by.citation,
+        )
+        if amended_by is not None
+        else None,
         id=cell.pk,
         document=DocumentRef(id=cell.document_id, key=cell.document.key, title=cell.document.title),
         column=cell.column.key,
@@ -269,17 +296,23 @@ def cell_page(
 ) -> CellPage:
     """The grid's cells, document by document (by id), each in column order."""
     _, grid = _grid(user, matter_id, grid_id)
+    amended = selectors.amending_cells(grid=grid, documents=selectors.row_documents(grid))
     qs = selectors.cells_filtered(
         Cell.objects.filter(grid=grid)
         .select_related("column", "document")
         .defer("document__text")
         .order_by("document_id", "column__position"),
-        params.show,
+        params.show if params.show != "amended" else "",
     )
+    if params.show == "amended":
+        changed = Q(pk__in=[])
+        for document_id, column_id in amended:
+            changed |= Q(document_id=document_id, column_id=column_id)
+        qs = qs.filter(changed)
     count = qs.count()
     rows = list(qs[params.offset : params.offset + params.limit])
     return CellPage(
-        items=[cell_out(c) for c in rows],
+        items=[cell_out(c, amended.get((c.document_id, c.column_id))) for c in rows],
         count=count,
         limit=params.limit,
         offset=params.offset,

@@ -5,6 +5,7 @@ another matter's grid is "not found"."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ FILTERS = {
     "": "All cells",
     "not_found": "Not found",
     "low": f"Low confidence (< {LOW_CONFIDENCE:g})",
+    "amended": "Changed by an amendment",
     "reviewed": "Reviewed",
     "unreviewed": "Not reviewed",
 }
@@ -116,14 +118,52 @@ class GridTable:
         return grid_stale(self.grid)
 
 
+def _norm(value: str) -> str:
+    return " ".join(re.findall(r"\w+", value.lower()))
+
+
+def amending_cells(*, grid: Grid, documents: list[Document]) -> dict[tuple[int, int], Cell]:
+    """(document id, column id) -> the cell of an amendment in the grid that changes that
+    document's answer: the amendment answers the column and its value differs (or the amended
+    document's does not answer it). The latest amendment (by effective date) wins. One query,
+    none when the grid holds no amendment of another of its documents."""
+    ids = {d.pk for d in documents}
+    amendments = [d for d in documents if d.amends_id and d.amends_id in ids]
+    if not amendments:
+        return {}
+    involved = ids & ({d.pk for d in amendments} | {d.amends_id for d in amendments})
+    cells = {
+        (c.document_id, c.column_id): c
+        for c in Cell.objects.filter(grid=grid, document_id__in=involved)
+        .select_related("document")
+        .defer("document__text")
+    }
+    latest = sorted(amendments, key=lambda d: (d.effective_date is None, d.effective_date, d.pk))
+    out: dict[tuple[int, int], Cell] = {}
+    for amendment in latest:
+        for (doc_id, column_id), cell in cells.items():
+            if doc_id != amendment.pk or not cell.found:
+                continue
+            base = cells.get((amendment.amends_id, column_id))  # type: ignore[arg-type]
+            if base is None or not base.found or _norm(base.shown_value) != _norm(cell.shown_value):
+                out[(amendment.amends_id, column_id)] = cell  # type: ignore[index]
+    return out
+
+
 def grid_table(*, grid: Grid, which: str = "") -> GridTable:
-    """The grid as rows of cells in column order (four queries whatever its size). With a
-    filter, cells that do not match are left blank and rows with none are hidden."""
+    """The grid as rows of cells in column order (five queries whatever its size). With a
+    filter, cells that do not match are left blank and rows with none are hidden. A cell that
+    an amendment in the grid changes carries that amendment's cell (``cell.amended_by``)."""
     which = which if which in FILTERS else ""
     columns = list(GridColumn.objects.filter(grid=grid).order_by("position"))
-    documents = _row_documents(grid)
-    cells = cells_filtered(Cell.objects.filter(grid=grid), which)
-    at: dict[tuple[int, int], Cell] = {(c.document_id, c.column_id): c for c in cells}
+    documents = row_documents(grid)
+    amended = amending_cells(grid=grid, documents=documents)
+    cells = cells_filtered(Cell.objects.filter(grid=grid), which if which != "amended" else "")
+    at: dict[tuple[int, int], Cell] = {}
+    for c in cells:
+        c.amended_by = amended.get((c.document_id, c.column_id))  # type: ignore[attr-defined]
+        if which != "amended" or c.amended_by is not None:  # type: ignore[attr-defined]
+            at[(c.document_id, c.column_id)] = c
     table = GridTable(grid=grid, columns=columns, which=which)
     for document in documents:
         row = [at.get((document.pk, col.pk)) for col in columns]
@@ -136,11 +176,12 @@ def grid_table(*, grid: Grid, which: str = "") -> GridTable:
                 pairs=list(zip(columns, row, strict=True)),
             )
         )
-    table.counts = grid_counts(grid=grid)
+    table.counts = grid_counts(grid=grid) | {"amended": len(amended)}
     return table
 
 
-def _row_documents(grid: Grid) -> list[Document]:
+def row_documents(grid: Grid) -> list[Document]:
+    """The grid's documents in row order (without their text)."""
     order = list(grid.rows.order_by("position").values_list("document_id", flat=True))
     by_id = {d.pk: d for d in Document.objects.filter(pk__in=order).defer("text")}
     return [by_id[i] for i in order if i in by_id]
@@ -182,6 +223,7 @@ class CellContext:
     lines: list[ProvisionLine]
     truncated: bool
     quotes: list[dict[str, Any]]
+    amended_by: Cell | None = None  # an amendment's cell that changes this one
 
 
 def cell_context(*, cell: Cell) -> CellContext:
@@ -195,4 +237,15 @@ def cell_context(*, cell: Cell) -> CellContext:
     if node is not None:
         patterns = phrase_patterns([q.get("text", "") for q in cell.quotes if q.get("text")])
         lines, truncated = provision_lines(node=node, patterns=patterns)
-    return CellContext(cell=cell, node=node, lines=lines, truncated=truncated, quotes=cell.quotes)
+    documents = row_documents(cell.grid)
+    amended_by = amending_cells(grid=cell.grid, documents=documents).get(
+        (cell.document_id, cell.column_id)
+    )
+    return CellContext(
+        cell=cell,
+        node=node,
+        lines=lines,
+        truncated=truncated,
+        quotes=cell.quotes,
+        amended_by=amended_by,
+    )

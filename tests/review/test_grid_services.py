@@ -310,3 +310,55 @@ def test_a_grid_embeds_each_column_question_once_not_once_per_document(pair):
         embedder.encode = real  # type: ignore[method-assign]
     assert encoded == questions  # one batch, each question once
     assert first.shape == (len(questions), first.shape[1]) and (first == second).all()
+
+
+@pytest.mark.django_db
+def test_a_cell_an_amendment_changes_shows_the_amending_provision(
+    matter, owner, pair, client, django_capture_on_commit_callbacks
+):
+    from legalnav.review import selectors
+
+    base, amendment = pair
+    grid = _create(matter, owner, capture=django_capture_on_commit_callbacks)
+    cells = {
+        (c.document_id, c.column.key): c
+        for c in Cell.objects.filter(grid=grid).select_related("column")
+    }
+    law_base = cells[(base.pk, "Governing Law")]
+    law_amend = cells[(amendment.pk, "Governing Law")]
+    parties_base = cells[(base.pk, "Parties")]
+    parties_amend = cells[(amendment.pk, "Parties")]
+    assert law_base.found and parties_base.found
+    # The amendment answers two columns: one with another value, one with the same.
+    Cell.objects.filter(pk=law_amend.pk).update(
+        found=True, status="found", value="Delaware", quotation="the laws of the State of Delaware"
+    )
+    Cell.objects.filter(pk=parties_amend.pk).update(
+        found=True, status="found", value=parties_base.value + "."
+    )
+    table = selectors.grid_table(grid=grid)
+    by_doc = {row.document.pk: row for row in table.rows}
+    changed = [c for c in by_doc[base.pk].cells if getattr(c, "amended_by", None)]
+    assert [c.pk for c in changed] == [law_base.pk]
+    assert changed[0].amended_by.pk == law_amend.pk and table.counts["amended"] == 1
+    only = selectors.grid_table(grid=grid, which="amended")
+    shown = [c for row in only.rows if row.shown for c in row.cells if c is not None]
+    assert [c.pk for c in shown] == [law_base.pk]
+    # The page and the side panel say what changed it, and where.
+    client.force_login(owner)
+    page = client.get(f"/matters/{matter.pk}/grids/{grid.pk}/").content.decode()
+    assert f"changed by {amendment.key}: Delaware" in page
+    panel = client.get(
+        f"/matters/{matter.pk}/grids/{grid.pk}/cells/{law_base.pk}/"
+    ).content.decode()
+    assert f"Changed by {amendment.key} {amendment.title}:</strong> Delaware" in panel
+    assert "the laws of the State of Delaware" in panel
+    # The API says the same, and filters by it.
+    from legalnav.api.grids import CellListParams, cell_page
+
+    page = cell_page(
+        user=owner, matter_id=matter.pk, grid_id=grid.pk, params=CellListParams(show="amended")
+    )
+    assert [c.id for c in page.items] == [law_base.pk] and page.count == 1
+    assert page.items[0].amended_by.value == "Delaware"
+    assert page.items[0].amended_by.document.key == amendment.key
