@@ -151,6 +151,86 @@ def test_a_worker_killed_mid_answer_is_finished_by_another_after_the_sweep(
             second.stop()
 
 
+def test_a_worker_killed_mid_grid_is_finished_by_another_and_keeps_the_cells(
+    matter, tmp_path, redis_url, replay, settings
+):
+    """A review grid filled with Claude: the worker dies waiting on the second document's call;
+    the sweeper sends the grid again and a new worker fills only the cells still missing."""
+    import json
+
+    from legalnav.review import services as grids
+    from legalnav.review.models import Cell, Grid
+
+    base, amendment = index_bioamber_pair(matter)
+    law = Node.objects.get(document=base, text__contains="13.2 Governing Law")
+    quote = "governed by and construed in accordance with the laws of the State of Minnesota"
+    answer = {
+        "cells": [
+            {
+                "key": "Governing Law",
+                "found": True,
+                "value": "Minnesota",
+                "quote": quote,
+                "node": law.node_id,
+                "confidence": 0.9,
+            }
+        ]
+    }
+    none_found = {"cells": [{"key": "Governing Law", "found": False}]}
+    replay.queue(
+        message(json.dumps(answer), input_tokens=900, output_tokens=40),
+        slow(message(json.dumps(none_found), input_tokens=10, output_tokens=2)),
+        message(json.dumps(none_found), input_tokens=800, output_tokens=20),
+    )
+    settings.ANTHROPIC_API_KEY = "test-key"
+    grid = grids.grid_create(
+        matter=matter,
+        user=None,
+        title="Killed",
+        columns=grids.columns_check(
+            [grids.ColumnSpec("Governing Law", "Which law governs this agreement?", "text")]
+        ),
+        documents=[base, amendment],
+        mode="claude",
+    )
+    env = child_env(
+        REDIS_URL=redis_url,
+        ANTHROPIC_API_KEY="test-key",
+        ANTHROPIC_BASE_URL=replay.url,
+        LLM_MAX_ATTEMPTS="1",
+        JOB_LEASE_SECONDS="6",
+        JOB_SWEEP_SECONDS="1",
+    )
+    first = start_worker(tmp_path, env, name="first")
+    second = None
+    try:
+        send(redis_url, "legalnav.review.tasks.fill_grid", grid.pk)
+        wait_until(
+            lambda: len(replay.requests) >= 2, timeout=120, what="the second call", logs=[first]
+        )
+        grid.refresh_from_db()
+        assert grid.status == "running" and grid.cells_done == 1  # the first document's cell
+        first.kill_group()
+        second = start_worker(tmp_path, env, name="second", beat=True)
+
+        def finished() -> bool:
+            grid.refresh_from_db()
+            return grid.status not in ("queued", "running")
+
+        wait_until(finished, timeout=120, what="the sweeper and the new worker", logs=[second])
+        assert grid.status == Grid.Status.DONE, grid.error_message
+        assert grid.attempts == 2 and grid.cells_done == 2
+        kept = Cell.objects.get(grid=grid, document=base)
+        assert kept.value == "Minnesota" and kept.verdict == "verified"
+        assert not Cell.objects.get(grid=grid, document=amendment).found
+        assert len(replay.requests) == 3  # the base document was not asked again
+        assert grid.llm_calls >= 2
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
+
+
 def test_redis_down_gives_a_clear_503_and_nothing_is_lost(matter, tmp_path):
     from tests.procs import start_redis as redis_again
 
