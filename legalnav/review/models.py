@@ -143,6 +143,9 @@ class Cell(models.Model):
     verdict = models.CharField(max_length=20, blank=True)
     # Every quotation: [{"start", "end", "text", "node_id", "citation", "verdict"}].
     quotes = models.JSONField(default=list, blank=True)
+    # The first quotation's provision as it was when the cell was filled
+    # (legalnav.answers.snapshots.build): the panel shows it even after a re-index.
+    snapshot = models.JSONField(default=dict, blank=True)
     # The reviewer's verdict. A reviewed cell is kept as it is by every later run.
     reviewed_status = models.CharField(
         max_length=10, choices=Review.choices, default=Review.NONE, db_index=True

@@ -12,7 +12,8 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
-from legalnav.answers.selectors import ProvisionLine, phrase_patterns, provision_lines
+from legalnav.answers import snapshots
+from legalnav.answers.selectors import ProvisionLine, highlight, phrase_patterns, provision_lines
 from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
 from legalnav.matters.models import Matter
@@ -219,24 +220,49 @@ class CellContext:
     """A cell's quotation in its provision, for the side panel."""
 
     cell: Cell
-    node: Node | None
+    node: Node | snapshots.SnapNode | None
     lines: list[ProvisionLine]
     truncated: bool
     quotes: list[dict[str, Any]]
     amended_by: Cell | None = None  # an amendment's cell that changes this one
+    notes: list[str] = field(default_factory=list)  # the provision changed or gone since
 
 
 def cell_context(*, cell: Cell) -> CellContext:
     """The provision the cell's first quotation lies in, verbatim, with every quotation of the
     cell highlighted; the reader's anchor is the node id."""
-    node = cell.node
+    node: Node | snapshots.SnapNode | None = cell.node
     if node is None and cell.node_ref:
         node = Node.objects.filter(document_id=cell.document_id, node_id=cell.node_ref).first()
     lines: list[ProvisionLine] = []
     truncated = False
-    if node is not None:
-        patterns = phrase_patterns([q.get("text", "") for q in cell.quotes if q.get("text")])
-        lines, truncated = provision_lines(node=node, patterns=patterns)
+    notes: list[str] = []
+    patterns = phrase_patterns([q.get("text", "") for q in cell.quotes if q.get("text")])
+    snap = cell.snapshot or {}
+    if snap:
+        # The provision as it was when the cell was filled, and how it stands now.
+        standing = snapshots.status(snapshot=snap, document=cell.document, node_ref=cell.node_ref)
+        notes = [
+            n.replace("this answer", "this cell").replace("the answer", "the cell")
+            for n in standing.notes
+        ]
+        was = snap.get("node", {})
+        node = standing.current or snapshots.SnapNode(
+            was.get("node_id", ""), was.get("ref", ""), was.get("heading", ""), was.get("kind", "")
+        )
+        lines = [
+            ProvisionLine(
+                snapshots.SnapNode(
+                    ln["node_id"], ln.get("ref", ""), ln.get("heading", ""), ln.get("kind", "")
+                ),
+                ln.get("depth", 0),
+                highlight(ln.get("text", ""), patterns),
+            )
+            for ln in snap.get("lines", [])
+        ]
+        truncated = bool(snap.get("truncated"))
+    elif node is not None:
+        lines, truncated = provision_lines(node=node, patterns=patterns)  # type: ignore[arg-type]
     documents = row_documents(cell.grid)
     amended_by = amending_cells(grid=cell.grid, documents=documents).get(
         (cell.document_id, cell.column_id)
@@ -248,4 +274,5 @@ def cell_context(*, cell: Cell) -> CellContext:
         truncated=truncated,
         quotes=cell.quotes,
         amended_by=amended_by,
+        notes=notes,
     )

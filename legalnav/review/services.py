@@ -275,11 +275,22 @@ class _Provisions:
             Node.objects.filter(document=document)
             .exclude(kind=Node.Kind.TOC)
             .only(
-                "id", "node_id", "ref", "heading", "start", "end", "subtree_end", "level", "order"
+                "id",
+                "document_id",
+                "node_id",
+                "ref",
+                "heading",
+                "kind",
+                "start",
+                "end",
+                "subtree_end",
+                "level",
+                "order",
             )
             .order_by("order")
         )
         self._texts: dict[int, str] = {}
+        self._snapshots: dict[int, dict[str, Any]] = {}
 
     def node_for(self, start: int, end: int) -> Node | None:
         """The deepest provision that holds the whole span; else the one it starts in."""
@@ -303,6 +314,15 @@ class _Provisions:
         if node.pk not in self._texts:
             self._texts[node.pk] = snapshots.provision_text(self.document, node)
         return self._texts[node.pk]
+
+    def snapshot_of(self, node_pk: int) -> dict[str, Any]:
+        """The provision as it is now, kept with the cell (once per provision and document)."""
+        if node_pk not in self._snapshots:
+            node = next((n for n in self.nodes if n.pk == node_pk), None)
+            self._snapshots[node_pk] = (
+                snapshots.build(self.document, node, self.text_of(node)) if node else {}
+            )
+        return self._snapshots[node_pk]
 
 
 def _quotes(
@@ -371,6 +391,7 @@ def cell_row(
         citation=first.get("citation", ""),
         verdict=first.get("verdict", ""),
         quotes=quotes,
+        snapshot=provisions.snapshot_of(first["node_pk"]) if first.get("node_pk") else {},
     )
 
 

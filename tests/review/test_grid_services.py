@@ -362,3 +362,31 @@ def test_a_cell_an_amendment_changes_shows_the_amending_provision(
     assert [c.id for c in page.items] == [law_base.pk] and page.count == 1
     assert page.items[0].amended_by.value == "Delaware"
     assert page.items[0].amended_by.document.key == amendment.key
+
+
+@pytest.mark.django_db
+def test_a_cells_panel_shows_its_provision_as_it_was_when_filled(
+    matter, owner, pair, client, django_capture_on_commit_callbacks
+):
+    from legalnav.documents.models import Document, Node
+
+    base, _ = pair
+    grid = _create(matter, owner, capture=django_capture_on_commit_callbacks, ids=[base.pk])
+    law = Cell.objects.get(grid=grid, document=base, column__key="Governing Law")
+    assert law.snapshot["node"]["node_id"] == law.node_ref
+    assert any("Minnesota" in line["text"] for line in law.snapshot["lines"])
+    url = f"/matters/{matter.pk}/grids/{grid.pk}/cells/{law.pk}/"
+    client.force_login(owner)
+    assert 'data-testid="provision-note"' not in client.get(url).content.decode()
+    # The document is changed under the cell (as a re-index of a new version would).
+    text = Document.objects.get(pk=base.pk).text
+    Document.objects.filter(pk=base.pk).update(
+        text=text.replace("State of Minnesota", "State of Delaware"), indexed_sha256="changed"
+    )
+    panel = client.get(url).content.decode()
+    assert "The provision reads differently now" in panel and "State of Minnesota" in panel
+    # The provision is gone: the panel still shows what the cell quoted.
+    Node.objects.filter(document=base, node_id=law.node_ref).delete()
+    panel = client.get(url).content.decode()
+    assert "This provision is no longer in the document" in panel
+    assert "State of Minnesota" in panel
