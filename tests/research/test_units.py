@@ -56,19 +56,7 @@ def test_user_side_from_the_question():
 
 
 def _facts(case: str) -> CardFacts:
-    c = case_card(aila_text(case))
-    return CardFacts(
-        case_name=c.case_name,
-        outcome=c.outcome,
-        winner=c.winner,
-        outcome_text=c.outcome_text,
-        appellant_label=c.appellant_label,
-        respondent_label=c.respondent_label,
-        appellant_role=c.appellant_role,
-        respondent_role=c.respondent_role,
-        judicial_treatment=c.judicial_treatment,
-        criminal=c.criminal,
-    )
+    return CardFacts.of(case_card(aila_text(case)))
 
 
 def test_outcome_stance_follows_the_side_that_won():

@@ -5,7 +5,6 @@ same audit rows (the door named)."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from mcp import Client as McpClient
 
@@ -20,13 +19,6 @@ COLUMNS = [
     {"key": "Governing Law", "question": "Which law governs this agreement?", "type": "text"},
     {"key": "Parties", "type": "party"},
 ]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limit():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def bearer(user, **kw) -> Client:

@@ -10,7 +10,6 @@ import json
 from decimal import Decimal
 
 import pytest
-from django.core.cache import cache
 
 from legalnav.documents.models import Node
 from legalnav.llm.models import LLMCall
@@ -25,13 +24,6 @@ COLUMNS = [
     ColumnSpec("Governing Law", "Which law governs this agreement?", "text"),
     ColumnSpec("Agreement Date", "When was it made?", "date"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limit():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _make(matter, owner, base):

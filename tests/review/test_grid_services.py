@@ -8,7 +8,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
@@ -29,14 +28,6 @@ COLUMNS = [
     ColumnSpec("Agreement Date", "When was it made?", "date"),
     ColumnSpec("Source Code Escrow", "Is source code put in escrow?", "yes_no"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limit():
-    """The grid rate limit counts in Django's cache, which outlives a test's database."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import csv
 import io
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
@@ -27,13 +26,6 @@ COLUMNS = [
     ColumnSpec("Parties", "Who are the parties?", "party"),
     ColumnSpec("Source Code Escrow", "Is source code put in escrow?", "yes_no"),
 ]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limit():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -153,18 +153,7 @@ class MatterView:
             return CardFacts(
                 case_name=self.documents[doc].title, outcome="unknown", winner="unknown"
             )
-        return CardFacts(
-            case_name=card.case_name,
-            outcome=card.outcome,
-            winner=card.winner,
-            outcome_text=card.outcome_text,
-            appellant_label=card.appellant_label,
-            respondent_label=card.respondent_label,
-            appellant_role=card.appellant_role,
-            respondent_role=card.respondent_role,
-            judicial_treatment=card.judicial_treatment,
-            criminal=card.criminal,
-        )
+        return CardFacts.of(card)
 
     def name(self, doc: int) -> str:
         card = self.cards.get(doc)

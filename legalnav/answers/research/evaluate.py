@@ -376,19 +376,7 @@ def aila_stance_scores(
         )
         if r["doc"] not in cards:
             text = (folder / "casedocs" / f"{r['doc']}.txt").read_text(encoding="utf-8")
-            c = case_card(text)
-            cards[r["doc"]] = CardFacts(
-                case_name=c.case_name,
-                outcome=c.outcome,
-                winner=c.winner,
-                outcome_text=c.outcome_text,
-                appellant_label=c.appellant_label,
-                respondent_label=c.respondent_label,
-                appellant_role=c.appellant_role,
-                respondent_role=c.respondent_role,
-                judicial_treatment=c.judicial_treatment,
-                criminal=c.criminal,
-            )
+            cards[r["doc"]] = CardFacts.of(case_card(text))
         stance = judgment_stance(side, cards[r["doc"]])  # type: ignore[arg-type]
         gold.append(r["stance"])
         by_outcome.append(

@@ -67,6 +67,22 @@ class CardFacts:
     judicial_treatment: str = ""
     criminal: bool | None = None  # None: not known
 
+    @classmethod
+    def of(cls, card: object) -> CardFacts:
+        """From a case card (the model's row, or the parser's ``case_card`` result)."""
+        return cls(
+            case_name=card.case_name,  # type: ignore[attr-defined]
+            outcome=card.outcome,  # type: ignore[attr-defined]
+            winner=card.winner,  # type: ignore[attr-defined]
+            outcome_text=card.outcome_text,  # type: ignore[attr-defined]
+            appellant_label=card.appellant_label,  # type: ignore[attr-defined]
+            respondent_label=card.respondent_label,  # type: ignore[attr-defined]
+            appellant_role=card.appellant_role,  # type: ignore[attr-defined]
+            respondent_role=card.respondent_role,  # type: ignore[attr-defined]
+            judicial_treatment=card.judicial_treatment,  # type: ignore[attr-defined]
+            criminal=card.criminal,  # type: ignore[attr-defined]
+        )
+
 
 # Sides that exist only in criminal proceedings: a civil judgment has no accused.
 _CRIMINAL_SIDES = {"accused", "complainant"}
