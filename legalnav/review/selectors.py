@@ -123,10 +123,21 @@ def _norm(value: str) -> str:
     return " ".join(re.findall(r"\w+", value.lower()))
 
 
+def _stands(cell: Cell) -> bool:
+    """Whether a cell's answer is firm enough to say it changes another document's: found with
+    at least the low-confidence mark's confidence, or confirmed or corrected by a reviewer (a
+    weak guess in an amendment must not flag the agreement it amends)."""
+    if cell.reviewed_status == Cell.Review.CORRECTED:
+        return bool(cell.corrected_value.strip())
+    if cell.reviewed_status == Cell.Review.CONFIRMED:
+        return cell.found
+    return cell.found and cell.confidence >= LOW_CONFIDENCE
+
+
 def amending_cells(*, grid: Grid, documents: list[Document]) -> dict[tuple[int, int], Cell]:
     """(document id, column id) -> the cell of an amendment in the grid that changes that
     document's answer: the amendment answers the column and its value differs (or the amended
-    document's does not answer it). The latest amendment (by effective date) wins. One query,
+    document's does not answer it), firmly (``_stands``). The latest amendment (by effective date) wins. One query,
     none when the grid holds no amendment of another of its documents."""
     ids = {d.pk for d in documents}
     amendments = [d for d in documents if d.amends_id and d.amends_id in ids]
@@ -143,7 +154,7 @@ def amending_cells(*, grid: Grid, documents: list[Document]) -> dict[tuple[int, 
     out: dict[tuple[int, int], Cell] = {}
     for amendment in latest:
         for (doc_id, column_id), cell in cells.items():
-            if doc_id != amendment.pk or not cell.found:
+            if doc_id != amendment.pk or not _stands(cell):
                 continue
             base = cells.get((amendment.amends_id, column_id))  # type: ignore[arg-type]
             if base is None or not base.found or _norm(base.shown_value) != _norm(cell.shown_value):

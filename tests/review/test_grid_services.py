@@ -322,11 +322,18 @@ def test_a_cell_an_amendment_changes_shows_the_amending_provision(
     assert law_base.found and parties_base.found
     # The amendment answers two columns: one with another value, one with the same.
     Cell.objects.filter(pk=law_amend.pk).update(
-        found=True, status="found", value="Delaware", quotation="the laws of the State of Delaware"
+        found=True,
+        status="found",
+        value="Delaware",
+        quotation="the laws of the State of Delaware",
+        confidence=0.2,
     )
     Cell.objects.filter(pk=parties_amend.pk).update(
-        found=True, status="found", value=parties_base.value + "."
+        found=True, status="found", value=parties_base.value + ".", confidence=0.9
     )
+    # A weak guess in the amendment flags nothing.
+    assert selectors.grid_table(grid=grid).counts["amended"] == 0
+    Cell.objects.filter(pk=law_amend.pk).update(confidence=0.9)
     table = selectors.grid_table(grid=grid)
     by_doc = {row.document.pk: row for row in table.rows}
     changed = [c for c in by_doc[base.pk].cells if getattr(c, "amended_by", None)]
