@@ -565,13 +565,15 @@ class Evaluator:
         table: Table = {k: {} for k in keys}
         todo: dict[tuple[str, ...], list[GoldItem]] = defaultdict(list)
         for item in items:
-            for k in keys:
+            missing_any = False
+            for k in keys:  # every cached result is taken, so that only what is new is computed
                 row = stored[k].get(item.id)
                 if row is not None and row.get("q") == digests[item.id]:
                     table[k][item.id] = row
                 else:
-                    todo[tuple(item.documents)].append(item)
-                    break
+                    missing_any = True
+            if missing_any:
+                todo[tuple(item.documents)].append(item)
         cached = sum(len(v) for v in table.values())
         missing = len(items) * len(keys) - cached
         self.progress(

@@ -184,3 +184,12 @@ def test_a_small_real_run_gives_per_fold_figures(tmp_path, settings):
     assert again.timings["retrieve_s"] == 0.0
     assert all(set(rows) == {i.id for i in items} for rows in table.values())
     assert table[config_key({"LEGALNAV_FUSION_ALPHA": 0.3})][items[0].id]["error"] == 0.0
+
+    # A grid with one new value answers only that one (the cached ones are read, whatever
+    # their order in the grid).
+    third = crossval.Evaluator(
+        index_dir=tmp_path / "index", results_dir=tmp_path / "results", progress=lambda _: None
+    )
+    wider = [{"LEGALNAV_FUSION_ALPHA": 0.5}] + crossval.expand_grid(grid)
+    third.run(items, wider)
+    assert third.timings["answered"] == len(items)
