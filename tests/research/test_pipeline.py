@@ -354,6 +354,8 @@ def test_a_side_choice_on_the_page_asks_the_question_again(research_matter, judg
     )
     query = ask(research_matter, facts)
     client.force_login(member.user)
+    asking = client.get(f"/matters/{research_matter.pk}/ask/").content.decode()
+    assert "each question is routed" in asking and "Auto injects the whole matter" not in asking
     html = client.get(f"/matters/{research_matter.pk}/questions/{query.pk}/").content.decode()
     choice = f"I act for the accused. {facts}"
     assert "Which side do you act for?" in html
