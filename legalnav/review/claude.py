@@ -29,6 +29,7 @@ HITS_PER_COLUMN = 4
 PROVISION_CHARS = 4000  # one provision, as shown (the check reads the whole provision)
 BATCH_CHARS_PER_COLUMN = 4800  # about 1,200 tokens a column: the estimate's navigated figure
 OUTPUT_TOKENS_PER_COLUMN = 140
+QUOTE_CHARS = 2000  # a quotation is a clause's words, not a document
 
 
 @dataclass(slots=True)
@@ -88,6 +89,21 @@ def _locate(text: str, node: Node, quote: str) -> tuple[int, int] | None:
     return (hit.start(), hit.end()) if hit else None
 
 
+_STOP = frozenset("the and for with this that any all such its their shall will from into".split())
+
+
+def _grounded(value: str, quote: str) -> bool:
+    """Whether the value shares a word with its quotation: a number, or a word of three letters
+    or more that is not a stop word ("Minnesota" in "the laws of the State of Minnesota")."""
+    said = {w for w in re.findall(r"\w+", quote.lower())}
+    words = [
+        w
+        for w in re.findall(r"\w+", value.lower())
+        if w.isdigit() or (len(w) >= 3 and w not in _STOP)
+    ]
+    return not words or any(w in said for w in words)
+
+
 def _confidence(value: object) -> float:
     try:
         return min(1.0, max(0.0, float(value)))  # type: ignore[arg-type]
@@ -120,6 +136,8 @@ def _cell(
     node = shown.get(str(item.get("node") or "").strip())
     if not quote:
         return None, "Claude gave a value without a quotation"
+    if len(quote) > QUOTE_CHARS:
+        return None, f"Claude's quotation is longer than {QUOTE_CHARS} characters"
     if node is None:
         return None, f"Claude cited a provision it was not shown ({str(item.get('node'))[:40]!r})"
     if not quote_in(quote, lookup.text_of(node)):
@@ -128,6 +146,9 @@ def _cell(
     if span is None:
         return None, f"Claude's quotation could not be placed in [{document.key}:{node.node_id}]"
     value = " ".join(str(item.get("value") or "").split())[:500]
+    if value and column.type != "yes_no" and not _grounded(value, quote):
+        # A verbatim quotation proves nothing about a value it does not contain.
+        return None, f"Claude's value {value[:60]!r} is not in its quotation"
     extractor = extractor_for(column.key, column.type)
     typed = None
     if extractor is not None:

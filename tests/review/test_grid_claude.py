@@ -133,3 +133,46 @@ def test_an_api_outage_fails_the_grid_with_a_reason_and_resume_goes_on(
         assert cell.searched.startswith("Claude's reply could not be read; the offline filler's")
     assert done.llm_calls == 1  # the failed call is in the ledger as an error, not a cost
     assert LLMCall.objects.filter(purpose="grid", status="error").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_verbatim_quotation_does_not_vouch_for_a_value_it_does_not_contain(
+    matter,
+    owner,
+    replay,  # noqa: F811
+):
+    base, _ = index_bioamber_pair(matter)
+    law = Node.objects.get(document=base, text__contains="13.2 Governing Law")
+    quote = (
+        "shall be governed by and construed in accordance with the laws of the State of Minnesota"
+    )
+    cells = [
+        {
+            "key": "Governing Law",
+            "found": True,
+            "value": "Delaware",
+            "quote": quote,
+            "node": law.node_id,
+            "confidence": 0.99,
+        },
+        {
+            "key": "Agreement Date",
+            "found": True,
+            "value": "2010",
+            "quote": "x " * 1500,
+            "node": law.node_id,
+            "confidence": 0.99,
+        },
+    ]
+    replay.queue(message(json.dumps({"cells": cells}), input_tokens=3000, output_tokens=90))
+    grid = _make(matter, owner, base)
+    assert services.grid_fill(grid_id=grid.pk).status == Grid.Status.DONE
+    got = {c.column.key: c for c in Cell.objects.filter(grid=grid).select_related("column")}
+    assert got["Governing Law"].value != "Delaware"
+    assert got["Governing Law"].searched.startswith(
+        "Claude's value 'Delaware' is not in its quotation; the offline filler's answer is shown."
+    )
+    assert got["Agreement Date"].searched.startswith(
+        "Claude's quotation is longer than 2000 characters"
+    )
+
