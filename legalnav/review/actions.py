@@ -18,6 +18,7 @@ from django.db import transaction
 from django.http import Http404
 
 from legalnav.answers.actions import RateLimited
+from legalnav.answers.spend import spend_check
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.core.limits import EXPORT, Limit, limit_refund, limit_take, subjects_of
@@ -80,6 +81,10 @@ def grid_create(
     require(user=user, matter=matter, action=Action.ASK)
     checked = services.columns_check(columns)
     documents = services.grid_documents_check(matter=matter, document_ids=document_ids)
+    if mode == Grid.Mode.CLAUDE:
+        capped = spend_check(matter=matter, user=user)  # a Claude grid spends like questions
+        if capped is not None:
+            raise RateLimited(capped)
     subjects = subjects_of(user)
     decision = limit_take(GRID, subjects=subjects)
     if not decision.allowed:

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from legalnav.answers import snapshots
 from legalnav.answers.citations import NOT_FOUND, VERIFIED, quote_in
+from legalnav.answers.spend import spend_check
 from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
@@ -441,6 +442,19 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
         if document.status != Document.Status.INDEXED or not document.text:
             skipped.append(f"{document.key} ({document.get_status_display().lower()})")
             continue
+        if provider is not None:
+            # The matter's (and the creator's) spending caps hold while the grid runs, and on
+            # every resume: past one, the grid stops with the reason and keeps its cells.
+            capped = spend_check(matter=grid.matter, user=grid.created_by)
+            if capped is not None:
+                lease.fail(
+                    f"{capped.message} The grid stopped before {document.key}; its cells are "
+                    "kept, and Resume goes on once the cap allows.",
+                    "spend_capped",
+                    llm_calls=usage.calls,
+                    dollars=usage.dollars,
+                )
+                return
         # The slow part, outside any transaction: retrieval over the document and the filler.
         retriever = document_retriever(document)
         filled = fill_document(

@@ -176,3 +176,46 @@ def test_a_verbatim_quotation_does_not_vouch_for_a_value_it_does_not_contain(
         "Claude's quotation is longer than 2000 characters"
     )
 
+
+@pytest.mark.django_db
+def test_spending_caps_hold_while_a_claude_grid_runs_and_before_it_starts(
+    matter,
+    owner,
+    settings,
+    replay,  # noqa: F811
+):
+    base, amendment = index_bioamber_pair(matter)
+    settings.LEGALNAV_SPEND_CAP_MATTER_DAY = 0.01  # dollars: the first call passes it
+    replay.queue(
+        message(
+            json.dumps({"cells": [{"key": "Governing Law", "found": False}]}),
+            input_tokens=20_000,
+            output_tokens=100,
+        )
+    )
+    grid = actions.grid_create(
+        matter=matter,
+        user=owner,
+        title="Capped",
+        columns=COLUMNS[:1],
+        document_ids=[base.pk, amendment.pk],
+        mode="claude",
+        via="page",
+    )
+    stopped = services.grid_fill(grid_id=grid.pk)
+    assert stopped.status == Grid.Status.FAILED and stopped.error_code == "spend_capped"
+    assert f"The grid stopped before {amendment.key}" in stopped.error_message
+    assert stopped.cells_done == 1 and stopped.llm_calls == 1 and len(replay.requests) == 1
+    # Past the cap, no new Claude grid is made; an offline one still is.
+    with pytest.raises(actions.RateLimited):
+        _make(matter, owner, base)
+    offline = actions.grid_create(
+        matter=matter,
+        user=owner,
+        title="Offline",
+        columns=COLUMNS[:1],
+        document_ids=[base.pk],
+        mode="offline",
+        via="page",
+    )
+    assert offline.mode == Grid.Mode.OFFLINE
