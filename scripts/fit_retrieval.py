@@ -48,6 +48,12 @@ def main() -> None:
     parser.add_argument("--no-naive", action="store_true", help="skip the naive floor")
     parser.add_argument("--no-cache", action="store_true", help="keep results in memory only")
     parser.add_argument("--json", action="store_true", help="the whole report as JSON")
+    parser.add_argument(
+        "--topic-folds",
+        action="store_true",
+        help="contractnli: score each NDA with the topic model trained without its fold "
+        "(scripts/train_topics.py contractnli --folds N --write)",
+    )
     args = parser.parse_args()
 
     sys.path.insert(0, str(REPO))
@@ -64,8 +70,13 @@ def main() -> None:
         items = crossval.gold_items(args.gold, contracts=args.contracts, limit=args.limit)
         configs = crossval.expand_grid(grid, cap=args.max_configs)
         print(f"{len(configs)} configs, {len(items)} questions", file=sys.stderr)
+        item_settings, label = None, ""
+        if args.topic_folds:
+            item_settings, label = crossval.topic_fold_settings(items, args.folds, args.seed)
         evaluator = crossval.Evaluator(
             mode=args.mode,
+            item_settings=item_settings,
+            item_settings_label=label,
             results_dir=None
             if args.no_cache
             else Path(settings.VAR_DIR) / "evaluation" / "crossval",

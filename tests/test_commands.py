@@ -101,3 +101,19 @@ def test_bench_parse_prints_throughput(corpus):
     assert result["mb_per_s"] > 0 and result["peak_rss_mb"] > 0
     text = run("bench_parse", str(corpus))
     assert "nodes_per_s" in text
+
+
+def test_bench_embed_counts_what_it_embeds_and_times_workers():
+    """One small agreement, one worker process (the real model, loaded in a fresh process)."""
+    amendment = str(DEMO / "bioamber-development-agreement-first-amendment.txt")
+    result = json.loads(run("bench_embed", amendment, "--workers", "1", "--json"))
+    assert result["documents"] == 1 and result["passages"] > 0
+    # What was not embedded is counted by reason, and the two add up.
+    assert result["embedded"] + sum(result["skipped"].values()) == result["passages"]
+    assert result["passages_per_mb_embedded"] <= result["passages_per_mb_all"]
+    (worker,) = result["workers"]
+    assert worker["workers"] == 1 and worker["passages_per_s"] > 0
+    assert worker["peak_mb_per_worker"] > 50  # a process that loaded torch and the model
+    assert result["first_answer"]["total_s"] >= result["first_answer"]["question_s"] > 0
+    with pytest.raises(CommandError, match="no such file"):
+        run("bench_embed", "/nonexistent.txt")

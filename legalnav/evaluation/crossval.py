@@ -233,6 +233,31 @@ def item_folds(items: Sequence[GoldItem], k: int, *, seed: str = "") -> dict[str
     return {i.id: by_doc[document_of(i)] for i in items}
 
 
+def topic_fold_settings(
+    items: Sequence[GoldItem], k: int, seed: str = ""
+) -> tuple[Callable[[GoldItem], Config], str]:
+    """For a gold set whose topic models were trained on its own documents (ContractNLI): each
+    question is answered with the model trained without its fold
+    (``scripts/train_topics.py contractnli --folds k --write``), so the held-out folds are held
+    out from the topic model too. Returns the per-item settings and their fingerprint label."""
+    folder = Path(settings.VAR_DIR) / "evaluation" / "topic-folds"
+    fold_of = item_folds(items, k, seed=seed)
+    models = {f: folder / f"contractnli-fold{f}.json" for f in range(k)}
+    missing = [str(p) for p in models.values() if not p.exists()]
+    if seed or missing:
+        raise CrossValError(
+            "topic fold models need the default fold assignment and "
+            f"scripts/train_topics.py contractnli --folds {k} --write"
+            + (f" (missing: {', '.join(missing)})" if missing else "")
+        )
+
+    def per_item(item: GoldItem) -> Config:
+        return {"LEGALNAV_TOPIC_MODELS": ["cuad", str(models[fold_of[item.id]])]}
+
+    label = _digest(*(p.read_text(encoding="utf-8") for p in models.values()))[:12]
+    return per_item, f"topic-folds:{label}"
+
+
 # --- scoring ---------------------------------------------------------------------------------
 
 
@@ -435,7 +460,10 @@ def _digest(*parts: str) -> str:
 
 def _source_digest(paths: Iterable[Path]) -> str:
     files = sorted(
-        f for p in paths for f in ([p] if p.is_file() else p.rglob("*.py")) if f.is_file()
+        f
+        for p in paths
+        for f in ([p] if p.is_file() else [*p.rglob("*.py"), *p.rglob("*.json")])
+        if f.is_file()
     )
     return _digest(*(f"{f.relative_to(_PACKAGE)}:{f.read_text(encoding='utf-8')}" for f in files))
 
@@ -459,6 +487,8 @@ class Evaluator:
         results_dir: Path | None = None,
         embedder: Any = "default",
         progress: Callable[[str], None] | None = None,
+        item_settings: Callable[[GoldItem], Config] | None = None,
+        item_settings_label: str = "",
     ) -> None:
         from legalnav.evaluation.runner import QuestionMemo
         from legalnav.retrieval.embeddings import get_embedder
@@ -476,6 +506,10 @@ class Evaluator:
         self.embedder = cast("Embedder | None", QuestionMemo(inner) if inner is not None else None)
         self.reranker = get_reranker()
         self.results_dir = results_dir
+        # Settings that depend on the question (a model trained without its fold), applied
+        # over each config; the label names them in the results' fingerprint.
+        self.item_settings = item_settings
+        self.item_settings_label = item_settings_label
         self.progress = progress or (lambda line: print(line, file=sys.stderr, flush=True))
         self._texts: dict[str, str] = {}
         self._retrievers: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
@@ -500,6 +534,7 @@ class Evaluator:
             self.mode,
             str(self.k),
             json.dumps(others, sort_keys=True),
+            self.item_settings_label,
         )[:20]
 
     def _results_path(self, key: str, fingerprint: str) -> Path | None:
@@ -614,6 +649,8 @@ class Evaluator:
     ) -> Record:
         from legalnav.retrieval.engine import retrieve
 
+        if self.item_settings is not None:
+            config = {**config, **self.item_settings(item)}
         try:
             with override_settings(**config):
                 result = retrieve(retriever, item.question, self.mode, self.k)

@@ -29,6 +29,7 @@ from legalnav.retrieval.index import DocIndex, IndexCache
 from legalnav.retrieval.passages import skip_embedding
 from legalnav.retrieval.rerank import RERANK_DEPTH, Reranker
 from legalnav.retrieval.targeting import DocProfile, DocumentTargeter, Targeting, opening_text
+from legalnav.retrieval.topics import topic_for
 from legalnav.retrieval.vector_cache import passage_key
 
 logger = logging.getLogger(__name__)
@@ -470,6 +471,7 @@ class Retriever:
             # The BM25 share (settings.LEGALNAV_FUSION_ALPHA; 0.5 measured best of 0.5/0.7 on
             # CUAD and ContractNLI).
             fused = _convex(lex, lex_scores, dense, dense_scores, settings.LEGALNAV_FUSION_ALPHA)
+            self._add_topic(question, fused)
             if about_document(question):
                 for first in self._opening_passages():
                     fused[first] = fused.get(first, 0.0) + 1.0
@@ -485,6 +487,21 @@ class Retriever:
             for first in self._opening_passages():
                 fused[first] = fused.get(first, 0.0) + 2.0 / (RRF_K + 1)
         return sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:depth]
+
+    def _add_topic(self, question: str, fused: dict[int, float]) -> None:
+        """A question about a kind of provision the topic models know (topics.py): each
+        candidate gains LEGALNAV_TOPIC_WEIGHT x the model's probability that it is one."""
+        topic = topic_for(question)
+        if topic is None or not fused:
+            return
+        rows = list(fused)
+        texts = []
+        for r in rows:
+            passage = self.corpus.passage(r)
+            texts.append(f"{passage.context}\n{passage.text}")
+        weight = float(settings.LEGALNAV_TOPIC_WEIGHT)
+        for r, p in zip(rows, topic.probabilities(texts).tolist(), strict=True):
+            fused[r] += weight * p
 
     def _opening_passages(self) -> list[int]:
         firsts, seen = [], set()
