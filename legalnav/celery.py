@@ -18,6 +18,10 @@ def _warm_embedder(**kwargs: Any) -> None:
     """Each pool process (and a solo worker) loads the embedding model in the background as it
     starts, so that its first question does not wait for it. Not in the parent before the fork:
     torch's thread pools do not survive a fork."""
+    from legalnav.retrieval.embeddings import share_cores
     from legalnav.retrieval.receivers import warm_embedder
 
+    # Each pool process embeds on its share of the cores (prefork runs one process per core
+    # unless --concurrency says otherwise), not on all of them at once.
+    share_cores(app.conf.worker_concurrency or os.cpu_count() or 1)
     warm_embedder()

@@ -44,6 +44,8 @@ class Embedder:
                 model.max_seq_length = self.max_tokens
                 import torch
 
+                if _PROCESS_THREADS:
+                    torch.set_num_threads(_PROCESS_THREADS)
                 self._threads = torch.get_num_threads()
                 self._model = model
         return self._model
@@ -91,6 +93,20 @@ class Embedder:
             or model.get_sentence_embedding_dimension
         )
         return int(getter())
+
+
+_PROCESS_THREADS = 0  # torch threads for this process's model (0: torch's default, every core)
+
+
+def share_cores(processes: int) -> int:
+    """Give this process its share of the machine's cores for embedding: cores // processes, at
+    least 1. Several Celery pool processes each on every core contend for them: on 2 cores, two
+    processes of 2 threads embedded 47 passages/s together where one process did 61, and 61
+    again with a thread each (``manage.py bench_embed``). Applies to a model loaded after the
+    call."""
+    global _PROCESS_THREADS
+    _PROCESS_THREADS = max(1, (os.cpu_count() or 1) // max(1, processes))
+    return _PROCESS_THREADS
 
 
 def default_model_path() -> str:

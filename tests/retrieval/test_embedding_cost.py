@@ -211,3 +211,13 @@ def test_a_celery_pool_process_warms_the_model_without_waiting_for_it(settings, 
     settings.EMBEDDING_WARM_UP = False
     monkeypatch.setattr(receivers, "_warm_thread", None)
     assert receivers.warm_embedder() is None
+
+
+def test_a_pool_process_embeds_on_its_share_of_the_cores(monkeypatch):
+    from legalnav.retrieval import embeddings
+
+    monkeypatch.setattr(embeddings, "_PROCESS_THREADS", 0)
+    monkeypatch.setattr(embeddings.os, "cpu_count", lambda: 8)
+    assert embeddings.share_cores(2) == 4 and embeddings._PROCESS_THREADS == 4
+    assert embeddings.share_cores(16) == 1  # never fewer than one thread
+    assert embeddings.share_cores(0) == 8

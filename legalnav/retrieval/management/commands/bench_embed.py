@@ -23,13 +23,16 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.retrieval.index import build_doc_index
-from legalnav.retrieval.passages import skip_embedding
+# Nothing here imports the models at module level: the worker processes are spawned fresh and
+# import this module (to find their function) before Django is set up.
 
 
 def _texts(paths: list[str]) -> tuple[list[str], int, dict[str, int]]:
     """Every passage's embedding text (heading path and text, as Corpus embeds it), the bytes
-    indexed, and how many passages each skip rule took out (they are in the list too, marked)."""
+    indexed, and how many passages each skip rule took out (and left out of the list)."""
+    from legalnav.retrieval.index import build_doc_index
+    from legalnav.retrieval.passages import skip_embedding
+
     texts, size, skipped = [], 0, {}
     for path in paths:
         raw = Path(path).read_bytes()
@@ -49,15 +52,18 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _worker(texts: list[str]) -> dict[str, float]:
+def _worker(job: tuple[list[str], int]) -> dict[str, float]:
     """One worker process: load the model, embed its share in one call (sentence-transformers
     batches a call's texts by length), report its times and peak memory."""
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "legalnav.settings")
     django.setup()
-    from legalnav.retrieval.embeddings import get_embedder
+    from legalnav.retrieval.embeddings import get_embedder, share_cores
 
+    texts, processes = job
+    if processes:
+        share_cores(processes)  # as each Celery pool process does
     t0 = time.perf_counter()
     embedder = get_embedder()
     if embedder is None:
@@ -83,6 +89,7 @@ def _first_answer(path: str) -> dict[str, float]:
     django.setup()
     from legalnav.retrieval.embeddings import get_embedder
     from legalnav.retrieval.engine import Corpus, Retriever, retrieve
+    from legalnav.retrieval.index import build_doc_index
 
     ready = time.perf_counter()
     text = Path(path).read_bytes().decode("utf-8")
@@ -140,21 +147,23 @@ class Command(BaseCommand):
         }
         ctx = multiprocessing.get_context("spawn")  # a fresh interpreter, as a worker has
         for n in opts["workers"]:
-            shares = [texts[i::n] for i in range(n)]
-            started = time.perf_counter()
-            with ctx.Pool(n) as pool:
-                runs = pool.map(_worker, shares)
-            wall = time.perf_counter() - started
-            embed_wall = max(r["embed_s"] for r in runs)
-            report["workers"].append(
-                {
-                    "workers": n,
-                    "passages_per_s": round(len(texts) / embed_wall, 1),
-                    "wall_s_with_model_load": round(wall, 1),
-                    "model_load_s": round(max(r["load_s"] for r in runs), 2),
-                    "peak_mb_per_worker": round(max(r["peak_mb"] for r in runs)),
-                }
-            )
+            for shared in (False, True) if n > 1 else (False,):
+                shares = [(texts[i::n], n if shared else 0) for i in range(n)]
+                started = time.perf_counter()
+                with ctx.Pool(n) as pool:
+                    runs = pool.map(_worker, shares)
+                wall = time.perf_counter() - started
+                embed_wall = max(r["embed_s"] for r in runs)
+                report["workers"].append(
+                    {
+                        "workers": n,
+                        "threads_each": "share" if shared else "all",
+                        "passages_per_s": round(len(texts) / embed_wall, 1),
+                        "wall_s_with_model_load": round(wall, 1),
+                        "model_load_s": round(max(r["load_s"] for r in runs), 2),
+                        "peak_mb_per_worker": round(max(r["peak_mb"] for r in runs)),
+                    }
+                )
         with ctx.Pool(1) as pool:
             report["first_answer"] = {
                 k: round(v, 2) for k, v in pool.apply(_first_answer, (paths[0],)).items()
@@ -171,7 +180,9 @@ class Command(BaseCommand):
         )
         for row in report["workers"]:
             w(
-                f"  {row['workers']} worker process(es): {row['passages_per_s']} passages/s "
+                f"  {row['workers']} worker process(es), torch on "
+                f"{'its share of the' if row['threads_each'] == 'share' else 'all'} cores: "
+                f"{row['passages_per_s']} passages/s "
                 f"(model load {row['model_load_s']} s, wall {row['wall_s_with_model_load']} s), "
                 f"peak {row['peak_mb_per_worker']} MB each"
             )
