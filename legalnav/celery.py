@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import multiprocessing
 import os
 from typing import Any
 
@@ -21,7 +22,8 @@ def _warm_embedder(**kwargs: Any) -> None:
     from legalnav.retrieval.embeddings import share_cores
     from legalnav.retrieval.receivers import warm_embedder
 
-    # Each pool process embeds on its share of the cores (prefork runs one process per core
-    # unless --concurrency says otherwise), not on all of them at once.
-    share_cores(app.conf.worker_concurrency or os.cpu_count() or 1)
+    # Each prefork pool process embeds on its share of the cores (one process per core unless
+    # --concurrency says otherwise), not on all of them at once; a solo worker keeps them all.
+    if multiprocessing.parent_process() is not None:
+        share_cores(app.conf.worker_concurrency or os.cpu_count() or 1)
     warm_embedder()
