@@ -64,7 +64,7 @@ class Answer(models.Model):
     inject_dollars = models.DecimalField(max_digits=14, decimal_places=8, default=0)
     crossover = models.JSONField(default=dict)  # the crossover verdict for this matter
     # Where retrieval looked, when the question named documents: {"documents": [{"key",
-    # "title"}], "named": [keys], "by": "key" | "name"}; empty when it searched the whole matter.
+    # "title"}], "named": [keys], "by": "key" | "name" | "title"}; empty when it searched the whole matter.
     scope = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

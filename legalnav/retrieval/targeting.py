@@ -72,7 +72,7 @@ class Targeting:
     documents: list[int] = field(default_factory=list)
     named: list[int] = field(default_factory=list)  # named directly, before family is added
     scores: dict[int, float] = field(default_factory=dict)
-    by: str = ""  # "key" or "name"; "" when nothing is named
+    by: str = ""  # "key", "name" or "title"; "" when nothing is named
     words: set[str] = field(default_factory=set)  # the question's tokens that named them
 
     def __bool__(self) -> bool:
@@ -133,6 +133,9 @@ class DocumentTargeter:
         self.unit = math.log(1 + (self.n - 0.5) / 1.5)  # a word only one family holds
         self._idf: dict[str, float] = {}
         self.keys = {p.key: i for i, p in enumerate(self.profiles) if p.key}
+        # Each title's words without what is in brackets ("Development Agreement (Cargill /
+        # BioAmber)" -> development agreement), for naming by title.
+        self.titles = [tokenize(re.sub(r"\([^)]*\)", " ", p.title)) for p in self.profiles]
 
     def _root(self, i: int) -> int:
         seen = set()
@@ -174,7 +177,7 @@ class DocumentTargeter:
         scores = self.scores(question)
         ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
         if not ranked:
-            return Targeting()
+            return self.by_title(question)
         best = ranked[0][1]
         named = [i for i, s in ranked if s >= NAMED_SHARE * best]
         if len(named) > 3:
@@ -188,7 +191,7 @@ class DocumentTargeter:
             or best < NAMED_MARGIN * runner_up
             or best - runner_up < NAMED_GAP * self.unit
         ):
-            return Targeting(scores=scores)
+            return self.by_title(question) or Targeting(scores=scores)
         asked = {t for t in tokenize(question) if t not in _GENERIC}
         words = {
             t
@@ -197,6 +200,26 @@ class DocumentTargeter:
             if self.idf(t) >= 0.5 * self.unit  # distinctive: a name, not a common word
         }
         return Targeting(documents, named, scores, "name", words)
+
+    def by_title(self, question: str) -> Targeting:
+        """A document named by its title as a phrase ("what law governs the development
+        agreement?"), when its words alone weigh too little to name it (words the other
+        documents also use). The longest title the question holds wins; titles of more than
+        three families name none."""
+        asked = tokenize(question)
+        text = f" {' '.join(asked)} "
+        found: dict[int, int] = {}
+        for i, words in enumerate(self.titles):
+            if len(words) >= 2 and set(words) - _GENERIC and f" {' '.join(words)} " in text:
+                found[i] = len(words)
+        if not found:
+            return Targeting()
+        longest = max(found.values())
+        named = [i for i, n in found.items() if n == longest]
+        if len({self.roots[i] for i in named}) > 3:
+            return Targeting()
+        words = {t for i in named for t in self.titles[i] if t not in _GENERIC}
+        return Targeting(self.family(named), named, {i: 0.0 for i in named}, "title", words)
 
     def family(self, named: list[int]) -> list[int]:
         """The named documents, then their families: the agreement an amendment amends, and

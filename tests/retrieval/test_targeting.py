@@ -163,6 +163,32 @@ def test_generic_words_name_nothing() -> None:
     assert targeter.target("In the agreement with Gannet Energy, what is the term?").named == [3]
 
 
+def test_a_title_named_as_a_phrase_names_its_document_when_its_words_are_common() -> None:
+    """In the demo matter every agreement's text says "development" somewhere, so the word
+    alone names nothing; "the development agreement", its title, does."""
+    titles = [
+        "Development Agreement (Cargill / BioAmber)",
+        "Credit Agreement (Consolidated Edison, Inc.)",
+        "Second Amendment to Credit Agreement (Phillips 66)",
+        "LLC Agreement",
+    ]
+    targeter = DocumentTargeter(
+        [DocProfile(title=t) for t in titles], text_holders=lambda word: range(len(titles))
+    )
+    assert not targeter.target("What law governs the development work?")  # the word alone
+    found = targeter.target("What law governs the development agreement?")
+    assert (found.named, found.by) == ([0], "title")
+    assert found.without_names("What law governs the development agreement?") == (
+        "What law governs the agreement?"
+    )
+    # The longest title the question holds: the credit agreement, not its amendment.
+    assert targeter.target("What interest does the credit agreement charge?").named == [1]
+    assert targeter.target("What did the second amendment to credit agreement change?").named == [2]
+    # A title of generic words only, or none at all, names nothing.
+    assert not targeter.target("What does the LLC agreement say about transfers?")
+    assert not targeter.target("What law governs the agreement?")
+
+
 @pytest.mark.django_db
 def test_in_a_matter_the_agreement_named_brings_its_amendment(matter) -> None:
     from legalnav.documents.services import document_add, document_index
