@@ -4,235 +4,236 @@ Written by ``scripts/eval_extract.py --fit --write`` (legalnav/review/fitting.py
 models fitted on the 40 CUAD dev contracts (every tenth contract in name order) x the
 41 preset columns, with L2 penalty 1.0 on standardised features. Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    with the threshold: aupr_mean 0.398, p@80r_mean 0.163, aupr_pooled 0.556, precision 0.415, recall 0.649, accuracy 0.642
-    without it: aupr_mean 0.414, p@80r_mean 0.176, aupr_pooled 0.563, precision 0.239, recall 0.671, accuracy 0.239
+    with the threshold: aupr_mean 0.536, p@80r_mean 0.354, aupr_pooled 0.667, precision 0.538, recall 0.758, accuracy 0.748
+    without it: aupr_mean 0.546, p@80r_mean 0.375, aupr_pooled 0.673, precision 0.276, recall 0.774, accuracy 0.276
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -9.0174,  # bias
-    3.2324,  # cos
-    -0.5424,  # cos_gap
-    1.9029,  # lex_rel
-    0.0450,  # fused_rank
-    0.4250,  # unit_lex
-    -0.7438,  # unit_lex_rel
-    0.2206,  # cues
-    1.2500,  # cue_any
-    1.3125,  # extracted
-    2.0492,  # opening
+    -6.7186,  # bias
+    1.0893,  # cos
+    -4.6695,  # cos_gap
+    -0.3042,  # lex_rel
+    0.2741,  # fused_rank
+    0.1696,  # unit_lex
+    0.4839,  # unit_lex_rel
+    0.1394,  # cues
+    0.3973,  # cue_any
+    0.9642,  # extracted
+    0.4795,  # opening
     0.0000,  # cued_column
-    2.8969,  # first_units
-    4.4600,  # unit_cos
-    -0.4974,  # unit_cos_gap
+    1.0444,  # first_units
+    1.7678,  # unit_cos
+    4.1175,  # unit_cos_gap
+    4.1939,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
     "Document Name": (
-        0.9570,
-        0.8799,
+        0.4888,
+        0.1281,
     ),
     "Parties": (
-        2.7548,
-        -1.8959,
-        0.2207,
+        2.4499,
+        -1.6864,
+        0.7245,
     ),
     "Agreement Date": (
-        -0.4402,
-        0.4721,
+        -0.1369,
+        1.1032,
     ),
     "Effective Date": (
-        -1.0621,
-        0.6600,
-        -6.4892,
+        -0.5766,
+        1.0837,
+        -6.1631,
     ),
     "Expiration Date": (
-        -0.2603,
-        0.5819,
-        7.4697,
-        -1.5948,
+        -0.2626,
+        0.3864,
+        7.0745,
+        -1.1812,
     ),
     "Renewal Term": (
-        2.0692,
-        0.7676,
-        -0.4057,
-        1.7880,
+        0.8376,
+        1.1147,
+        -0.5804,
+        2.2001,
     ),
     "Notice Period To Terminate Renewal": (
-        9.0494,
-        9.1481,
-        0.0254,
+        8.1099,
+        9.9828,
+        0.0475,
     ),
     "Governing Law": (
-        1.3217,
-        1.4948,
-        -1.4414,
-        0.6923,
+        0.6892,
+        0.9951,
+        -1.6389,
+        0.3946,
     ),
     "Most Favored Nation": (
-        -4.8603,
-        -5.7616,
+        -3.9516,
+        -4.2906,
         0.0000,
     ),
     "Competitive Restriction Exception": (
-        0.0517,
-        2.1798,
+        1.9617,
+        3.0836,
     ),
     "Non-Compete": (
-        2.7316,
-        10.6872,
-        1.2763,
+        2.9647,
+        10.1581,
+        0.8489,
     ),
     "Exclusivity": (
-        1.1641,
+        0.6093,
         0.0000,
-        -6.4266,
+        -7.3846,
     ),
     "No-Solicit Of Customers": (
-        1.9832,
+        3.5746,
         0.0000,
     ),
     "No-Solicit Of Employees": (
-        0.5218,
-        3.0075,
+        0.0533,
+        2.2697,
     ),
     "Non-Disparagement": (
-        2.4855,
+        1.7114,
         0.0000,
     ),
     "Termination For Convenience": (
-        1.7432,
-        0.7761,
-        -0.3413,
-        0.8035,
+        0.7937,
+        0.0733,
+        -0.0856,
+        0.6816,
     ),
     "Rofr/Rofo/Rofn": (
-        1.8024,
-        3.6435,
-        -3.8237,
+        1.2670,
+        3.5042,
+        -4.2041,
     ),
     "Change Of Control": (
-        1.1594,
-        0.7239,
-        -8.7824,
+        1.2530,
+        1.5856,
+        -7.6884,
     ),
     "Anti-Assignment": (
-        1.8151,
-        2.3662,
-        0.5970,
+        0.8856,
+        1.5722,
+        0.1863,
     ),
     "Revenue/Profit Sharing": (
-        0.6664,
-        2.3877,
+        -0.1346,
+        2.4633,
         0.0000,
-        -0.6693,
+        -1.0171,
     ),
     "Price Restrictions": (
-        -4.6965,
+        -3.8560,
         0.0000,
     ),
     "Minimum Commitment": (
-        2.5757,
+        2.5653,
         0.0000,
     ),
     "Volume Restriction": (
-        -4.3046,
+        -4.4883,
         0.0000,
     ),
     "Ip Ownership Assignment": (
-        2.2459,
-        -5.1888,
-        9.0694,
+        1.5323,
+        -4.5419,
+        8.2090,
     ),
     "Joint Ip Ownership": (
-        9.5362,
-        1.0075,
-        -5.4536,
+        9.3988,
+        2.0405,
+        -4.3480,
     ),
     "License Grant": (
-        2.1077,
-        1.5387,
+        1.3014,
+        0.8688,
     ),
     "Non-Transferable License": (
-        4.3536,
-        4.2545,
-        2.6928,
+        3.7569,
+        3.9094,
+        2.2874,
     ),
     "Affiliate License-Licensor": (
-        0.5913,
+        1.7402,
         0.0000,
     ),
     "Affiliate License-Licensee": (
-        1.5433,
+        1.9166,
         0.0000,
     ),
     "Unlimited/All-You-Can-Eat-License": (
-        2.4859,
+        3.2768,
         0.0000,
-        -4.3017,
+        -4.2640,
     ),
     "Irrevocable Or Perpetual License": (
-        2.6469,
-        2.6653,
+        2.5830,
+        1.9635,
     ),
     "Source Code Escrow": (
-        1.2147,
-        -0.2508,
+        0.8664,
+        -0.1019,
     ),
     "Post-Termination Services": (
-        0.0684,
-        -2.8007,
-        1.9492,
-        1.1822,
+        -0.0994,
+        -1.8996,
+        2.5319,
+        1.3255,
     ),
     "Audit Rights": (
-        2.3576,
-        1.6695,
-        1.9786,
+        1.1082,
+        0.5080,
+        1.1550,
     ),
     "Uncapped Liability": (
-        0.7389,
-        -0.4150,
-        -4.7415,
+        1.6980,
+        -0.7573,
+        -4.2931,
     ),
     "Cap On Liability": (
-        2.2140,
-        12.4069,
-        -4.0511,
-        1.3794,
+        2.4905,
+        11.1386,
+        -3.7359,
+        0.2399,
     ),
     "Liquidated Damages": (
         0.0000,
-        2.3942,
+        4.0296,
         0.0000,
     ),
     "Warranty Duration": (
-        3.1493,
+        3.7142,
         0.0000,
     ),
     "Insurance": (
-        1.9949,
-        1.5502,
-        1.0517,
+        0.7810,
+        1.1576,
+        0.8750,
     ),
     "Covenant Not To Sue": (
-        10.7298,
+        8.6227,
         0.0000,
-        -5.7461,
+        -4.6735,
     ),
     "Third Party Beneficiary": (
-        1.4911,
+        2.7792,
         0.0000,
-        -7.2772,
+        -6.6460,
     ),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (-0.0228, 0.9019, 0.2684)
+CELL_WEIGHTS: tuple[float, ...] = (0.3567, 0.8712, 0.1887)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
-NOT_FOUND_BELOW = 0.03
+NOT_FOUND_BELOW = 0.04
 # Log-odds that a contract has gold for the column (+1/+2 smoothing).
 COLUMN_PRIORS: dict[str, float] = {
     "Affiliate License-Licensee": -2.0015,

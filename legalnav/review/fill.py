@@ -27,6 +27,7 @@ answerer can all call it.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -36,8 +37,10 @@ import numpy as np
 from django.conf import settings
 
 from legalnav.documents.parsing.values import Extracted, extractor_for
+from legalnav.retrieval import topics
 from legalnav.retrieval.engine import Retriever, query_tokens
 from legalnav.retrieval.evidence import Unit, lexical_scores, split_units, unit_vectors
+from legalnav.retrieval.topics import Topic
 from legalnav.review.calibration import (
     CELL_WEIGHTS,
     COLUMN_PRIORS,
@@ -49,6 +52,7 @@ from legalnav.review.columns import Column, compiled_cues, preset_column
 
 NOT_FOUND = "not found"
 TOP_PASSAGES = 6  # passages of the first stage whose units are candidates
+TOPIC_CANDIDATE = 0.5  # ... and those the column's topic model gives at least this probability
 OPENING_CHARS = 2500  # the title block and preamble: where names, parties and dates are written
 SECOND_SPAN_RATIO = 0.8  # a second quotation when its probability is this share of the best's
 VALUE_CHARS = 300  # a clause cell shows this much of its quotation
@@ -72,6 +76,7 @@ FEATURES = (
     "first_units",  # an opening column: 1 / (1 + the unit's place among the document's units)
     "unit_cos",  # the unit's own cosine with the question (embedded under its heading path)
     "unit_cos_gap",  # ... minus the best candidate unit's
+    "topic",  # the clause-topic model's probability that the unit's passage is such a clause
 )
 # Besides FEATURES, each of a preset column's cue patterns is a feature of its own (0/1), with a
 # weight per pattern in CUE_WEIGHTS: "may not assign" says more than "assignment".
@@ -154,6 +159,18 @@ class DocumentView:
         }
         self._matrix: np.ndarray | None = None
         self._units_matrix: np.ndarray | None = None
+        self._topic: dict[str, np.ndarray] = {}
+
+    def topic_probabilities(self, topic: Topic) -> np.ndarray:
+        """The topic model's probability for each of the document's passages (``rows``)."""
+        found = self._topic.get(topic.key)
+        if found is None:
+            texts = []
+            for row in self.rows:
+                passage = self.corpus.passage(row)
+                texts.append(f"{passage.context}\n{passage.text}")
+            found = self._topic[topic.key] = topic.probabilities(texts)
+        return found
 
     def unit_matrix(self) -> np.ndarray:
         """Every unit's vector, embedded once per document (and cached with the passage vectors,
@@ -195,6 +212,18 @@ _QUESTION_VECTORS: dict[tuple[str, str], np.ndarray] = {}
 _QUESTION_VECTORS_MAX = 4096
 
 
+def column_topic(column: Column) -> Topic | None:
+    """The clause topic a column asks about (retrieval/topics.py): a preset column by its key,
+    a user's column by its wording when that is close to a topic's, else None."""
+    return _column_topic(column.key, column.question)
+
+
+@functools.lru_cache(maxsize=512)
+def _column_topic(key: str, question: str) -> Topic | None:
+    book = topics.book()
+    return book.match(f"{key}: {question}") or book.match(question)
+
+
 def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Candidate]:
     """The units that may answer the column, each with its FEATURES row."""
     corpus, rows = view.corpus, view.rows
@@ -219,6 +248,12 @@ def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Can
     chosen: dict[int, None] = {}
     for row in rank_of:
         for u in view.units_of_row.get(row, []):
+            chosen[u] = None
+    topic = column_topic(column)
+    topic_p = view.topic_probabilities(topic) if topic is not None else np.zeros(len(rows))
+    # Passages the topic model is fairly sure of are candidates wherever they rank.
+    for j in np.flatnonzero(topic_p >= TOPIC_CANDIDATE).tolist():
+        for u in view.units_of_row.get(rows[j], []):
             chosen[u] = None
     cues = compiled_cues(column)
     cue_hits: dict[int, np.ndarray] = {}
@@ -267,6 +302,7 @@ def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Can
                 1.0 / (1 + u) if opening else 0.0,
                 float(ucos[n]),
                 float(ucos[n]) - best_ucos,
+                float(topic_p[j]),
             ]
         )
         out.append(Candidate(unit.start, end, reading, unit.row, x, hits, extracted))

@@ -132,3 +132,13 @@ def test_contractnli_cross_validation_scores_each_nda_with_the_model_that_never_
         models = per_item(item)["LEGALNAV_TOPIC_MODELS"]
         assert models[-1].endswith(f"contractnli-fold{fold_of[item.id]}.json")
     assert label.startswith("topic-folds:")
+
+
+def test_a_review_column_reads_its_topic():
+    from legalnav.review.columns import column_from_request, preset_column
+    from legalnav.review.fill import column_topic
+
+    assert column_topic(preset_column("Governing Law")).key == "Governing Law"
+    assert column_topic(preset_column("Anti-Assignment")).key == "Anti-Assignment"
+    own = column_from_request("Lunch", "Who pays for the launch party lunch?", "text")
+    assert column_topic(own) is None
