@@ -149,6 +149,41 @@ def test_sides_as_lawyers_write_them(question, role, label, position, party):
     assert side.evidence  # the words it was read from
 
 
+@pytest.mark.parametrize(
+    ("question", "role"),
+    [
+        # A dismissed appeal is not a dismissed employee; the conviction says who they are.
+        (
+            "Brief for the appellants. The appeal preferred by the appellants was dismissed and "
+            "their conviction and sentence affirmed by the High Court.",
+            "accused",
+        ),
+        (
+            "Brief for the petitioner. The petition filed by the petitioner herein was dismissed "
+            "by the High Court.",
+            "petitioner",
+        ),
+        (
+            "Brief for the appellant. The appellant was dismissed from service after an inquiry.",
+            "employee",
+        ),
+        # The one convicted is the respondent: the appellant complained of the crime.
+        (
+            "Brief for the appellant, a witness at the trial. The trial ended in conviction "
+            "against the first respondent for taking a bribe.",
+            "complainant",
+        ),
+        (
+            "Brief for the appellant. The complainant P1 (appellant) says the accused killed his "
+            "son; the High Court acquitted them.",
+            "complainant",
+        ),
+    ],
+)
+def test_who_the_appellant_is_in_the_dispute(question, role):
+    assert read_side(question).role == role
+
+
 def test_an_outcome_only_asked_about_is_not_a_side():
     asked = (
         "Draft a brief on whether circumstantial evidence alone can sustain a conviction under "

@@ -191,13 +191,30 @@ _CRIMINAL = re.compile(
 _POSITION_CRIMINAL = re.compile(
     r"\b(?:appellants?|petitioners?)\b(?:\s+\w+){0,3}?\s+(?:(?:was|were|has been|have been|stands?|"
     r"had been)\s+)?(?:convicted|sentenced|charged|arrested|found guilty|tried|prosecuted)\b|"
-    r"\bconviction of the (?:appellants?|petitioners?)\b|appeal against (?:his|their|the) conviction",
+    r"\bconviction of the (?:appellants?|petitioners?)\b|appeal against (?:his|their|the) conviction|"
+    # "the appeal preferred by the appellants was dismissed and their conviction … affirmed"
+    r"\b(?:appellants?|petitioners?)\b[^.]{0,80}?\b(?:his|her|their) conviction\b",
     re.I,
 )
+# Words that say what an employer did to the appellant. "Dismissed", "removed", "terminated" and
+# "suspended" count only with the service they ended ("dismissed from service"): "the appeal
+# preferred by the appellants was dismissed" is about their appeal, not their job.
 _POSITION_EMPLOYEE = re.compile(
     r"\b(?:appellants?|petitioners?)\b[^.]{0,40}?\b(?:was|were|had been|has been)\s+"
-    r"(?:appointed|employed|dismissed|removed|retired|compulsorily retired|suspended|"
-    r"terminated|promoted|working)\b",
+    r"(?:appointed|employed|retired|compulsorily retired|promoted|working|"
+    r"(?:dismissed|removed|terminated|suspended)\s+(?:from|by (?:the|his|her) employer)\b)",
+    re.I,
+)
+_RESPONDENT_CONVICTED = re.compile(
+    r"\bconviction (?:against|of) the (?:first |second |\w+ )?respondents?\b|"
+    r"\b(?:first |second )?respondents?\b(?:\s+\w+){0,3}?\s+(?:was|were|had been|has been)\s+"
+    r"(?:convicted|found guilty)\b",
+    re.I,
+)
+# "the complainant P1 (appellant)", "the appellant-complainant", "complainant/appellant"
+_COMPLAINANT_APPEALS = re.compile(
+    r"\bcomplainant\b[^.()]{0,30}\((?:the )?(?:appellant|petitioner)\)|"
+    r"\b(?:appellant|petitioner)[-/ ]complainant\b|\bcomplainant[-/ ](?:appellant|petitioner)\b",
     re.I,
 )
 _AGAINST_ACQUITTAL = re.compile(r"\bappeal against (?:the|an|his|their) acquittal\b", re.I)
@@ -260,6 +277,11 @@ def _substantive(question: str, role: str) -> str:
             return "employee"
     if _AGAINST_ACQUITTAL.search(question):
         return "accused" if role == "respondent" else role
+    if role in ("appellant", "petitioner") and _COMPLAINANT_APPEALS.search(question):
+        return "complainant"
+    if _RESPONDENT_CONVICTED.search(question):
+        # The respondent is the one convicted: the appellant is the complainant (or the State).
+        return "complainant" if role in ("appellant", "petitioner") else "accused"
     if re.search(r"\bconvict(?:ion|ed)\b", question, re.I) and _CRIMINAL.search(question):
         # In a criminal appeal about a conviction, the accused appeals and the State answers.
         return "accused" if role in ("appellant", "petitioner") else "state"
