@@ -215,12 +215,12 @@ _QUESTION_VECTORS_MAX = 4096
 def column_topic(column: Column) -> Topic | None:
     """The clause topic a column asks about (retrieval/topics.py): a preset column by its key,
     a user's column by its wording when that is close to a topic's, else None."""
-    return _column_topic(column.key, column.question)
+    return _column_topic(topics.book(), column.key, column.question)
 
 
 @functools.lru_cache(maxsize=512)
-def _column_topic(key: str, question: str) -> Topic | None:
-    book = topics.book()
+def _column_topic(book: topics.TopicBook, key: str, question: str) -> Topic | None:
+    # Keyed by the book too: a change of LEGALNAV_TOPIC_MODELS is a different book.
     return book.match(f"{key}: {question}") or book.match(question)
 
 
