@@ -70,6 +70,11 @@ def _content(text: str) -> list[str]:
     return [w for w in tokenize(text) if w not in _STOP and not w.isdigit()]
 
 
+def _prefix(word: str) -> str:
+    """A word's first five letters: "terminated", "termination" and "terminate" meet."""
+    return word[:5]
+
+
 class TopicBook:
     """Every topic of the models in a folder, and the matching of a question to one of them."""
 
@@ -92,6 +97,7 @@ class TopicBook:
         n = max(len(bags), 1)
         self._idf = {w: math.log(1 + n / c) for w, c in df.items()}
         self._vectors = [(i, self._vector(_content(text))) for i, text in phrases]
+        self._key_words = [(t, {_prefix(w) for w in _content(t.key) if len(w) > 2}) for t in topics]
 
     def _vector(self, words: Iterable[str]) -> dict[str, float]:
         vec = {w: self._idf.get(w, 0.0) for w in set(words)}
@@ -101,8 +107,9 @@ class TopicBook:
     def match(self, question: str) -> Topic | None:
         """The topic a question asks about: one it opens with ("Governing Law: …"), else one
         whose own question (or an alias) it nearly repeats, else the only one a short question
-        names, else the one whose wording it is closest to (at least MATCH_THRESHOLD); None
-        when nothing is close."""
+        names, else the one whose wording it is closest to (at least MATCH_THRESHOLD), else the
+        only one whose key's words a short question uses in other inflections; None when
+        nothing is close."""
         low = " ".join(question.lower().split())
         named = [(m.start(), t) for rx, t in self._keys if (m := rx.search(low))]
         for start, topic in named:
@@ -118,7 +125,14 @@ class TopicBook:
             return best
         if len(named) == 1 and len(low.split()) <= NAMED_WORDS:
             return named[0][1]
-        return best if score >= MATCH_THRESHOLD else None
+        if score >= MATCH_THRESHOLD:
+            return best
+        # Last, a key named in other inflections ("terminated for convenience"): every word.
+        asked = {_prefix(w) for w in _content(question)}
+        inflected = [t for t, words in self._key_words if len(words) >= 2 and words <= asked]
+        if len(inflected) == 1 and len(low.split()) <= NAMED_WORDS:
+            return inflected[0]
+        return None
 
 
 def load(path: Path) -> list[Topic]:

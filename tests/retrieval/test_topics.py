@@ -49,6 +49,10 @@ def test_a_question_is_matched_to_the_topic_it_asks_about():
     assert book.match(hypothesis).key == "No reverse engineering"
     # A topic named in passing does not outrank the question the text really is.
     assert book.match(f"{hypothesis} (unlike a non-compete)").key == "No reverse engineering"
+    # A key in other inflections or spellings, when nothing closer matches.
+    terminated = "How can the agreement be terminated for convenience?"
+    assert book.match(terminated).key == "Termination For Convenience"
+    assert book.match("Is the licence non-transferable?").key == "Non-Transferable License"
     # Nothing the models know.
     assert book.match("Is a dying declaration enough to convict without corroboration?") is None
     assert book.match("What did the court hold about adverse possession?") is None
