@@ -2,7 +2,8 @@
 (``LEGALNAV_SPEND_CAP_USER_DAY`` and the like; 0 is no cap), read from the call ledger.
 
 A matter's spend is every ledger row charged to it (answers, planner scans, enrichment while
-indexing its documents); a user's is the rows of the questions they asked, wherever. Days and
+indexing its documents, review grids); a user's is the rows of the questions they asked and of
+the review grids they made, wherever. Days and
 months are those of ``TIME_ZONE`` (UTC by default). The check runs before a question is saved, so
 a capped question costs nothing; a question already running when a cap is crossed finishes (a
 cap bounds what is started, by at most the cost of the questions in flight).
@@ -16,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db.models import DecimalField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -118,7 +120,8 @@ def spend_status(
     periods = _periods(now)
     scopes: list[tuple[str, Any]] = [("matter", LLMCall.objects.filter(matter_id=matter.pk))]
     if getattr(user, "pk", None) is not None:
-        scopes.append(("user", LLMCall.objects.filter(query_id__in=_asked_by(user))))
+        mine = Q(query_id__in=_asked_by(user)) | Q(user_id=user.pk)  # type: ignore[attr-defined]
+        scopes.append(("user", LLMCall.objects.filter(mine)))
     lines = []
     for scope, calls in scopes:
         caps = {period: _cap(scope, period) for period in periods}
@@ -143,7 +146,8 @@ def spend_check(
 
 
 def spend_overview(*, now: datetime | None = None) -> dict[str, Any]:
-    """What the LLM cost today and this month, by matter and by the user who asked (staff)."""
+    """What the LLM cost today and this month, by matter and by the user who asked or made the
+    grid (staff)."""
     now = now or timezone.now()
     periods = _periods(now)
     day_start, month_start = periods["day"][0], periods["month"][0]
@@ -160,9 +164,10 @@ def spend_overview(*, now: datetime | None = None) -> dict[str, Any]:
     for row in by_matter:
         row["name"] = names.get(row["matter_id"], "") if row["matter_id"] else ""
     asker = Query.objects.filter(pk=OuterRef("query_id")).values("asked_by__username")[:1]
+    maker = get_user_model().objects.filter(pk=OuterRef("user_id")).values("username")[:1]
     users = (
-        month.exclude(query_id=None)
-        .annotate(username=Subquery(asker))
+        month.exclude(query_id=None, user_id=None)
+        .annotate(username=Coalesce(Subquery(asker), Subquery(maker)))
         .values("username")
         .annotate(day=day, month=total)
     )

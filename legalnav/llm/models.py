@@ -36,7 +36,7 @@ class LLMCallQuerySet(models.QuerySet["LLMCall"]):
 class LLMCall(models.Model):
     """One row per LLM call, written where the call happens from the response's ``usage``.
 
-    ``matter_id`` and ``query_id`` are plain indexed integers rather than foreign keys: the
+    ``matter_id``, ``query_id`` and ``user_id`` are plain indexed integers rather than foreign keys: the
     ledger must outlive (and must not be cascaded away with) the rows it is charged to, and
     the answering app's Query model is not a dependency of this app.
     """
@@ -82,6 +82,8 @@ class LLMCall(models.Model):
 
     matter_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
     query_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
+    # Whose spend a call is when no question is (a review grid's calls: the user who made it).
+    user_id = models.PositiveBigIntegerField(null=True, blank=True, db_index=True)
 
     objects = LLMCallQuerySet.as_manager()
 

@@ -36,6 +36,7 @@ QUOTE_CHARS = 2000  # a quotation is a clause's words, not a document
 class Usage:
     calls: int = 0
     dollars: Decimal = Decimal(0)
+    user_id: int | None = None  # whose spend the calls are (the grid's maker), for the caps
 
 
 @dataclass(slots=True)
@@ -220,6 +221,8 @@ def fill_document_claude(
         )
         usage.calls += 1
         if completion.call_id is not None:
+            if usage.user_id is not None:
+                LLMCall.objects.filter(pk=completion.call_id).update(user_id=usage.user_id)
             row = (
                 LLMCall.objects.filter(pk=completion.call_id)
                 .values_list("dollars", flat=True)

@@ -416,7 +416,7 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
     rows = list(grid.rows.order_by("position").values_list("document_id", flat=True))
     skipped: list[str] = []
     provider = None
-    usage = claude.Usage(calls=grid.llm_calls, dollars=grid.dollars)
+    usage = claude.Usage(calls=grid.llm_calls, dollars=grid.dollars, user_id=grid.created_by_id)
     if grid.mode == Grid.Mode.CLAUDE:
         provider = get_provider()
         if provider is None:

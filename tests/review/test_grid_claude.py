@@ -219,3 +219,41 @@ def test_spending_caps_hold_while_a_claude_grid_runs_and_before_it_starts(
         via="page",
     )
     assert offline.mode == Grid.Mode.OFFLINE
+
+
+@pytest.mark.django_db
+def test_a_claude_grids_calls_count_toward_its_makers_own_cap(
+    matter,
+    owner,
+    settings,
+    replay,  # noqa: F811
+):
+    from legalnav.answers.spend import spend_overview, spend_status
+
+    base, _ = index_bioamber_pair(matter)
+    settings.LEGALNAV_SPEND_CAP_USER_DAY = 0.01  # dollars: the grid's one call passes it
+    replay.queue(
+        message(
+            json.dumps({"cells": [{"key": "Governing Law", "found": False}]}),
+            input_tokens=20_000,
+            output_tokens=100,
+        )
+    )
+    grid = actions.grid_create(
+        matter=matter,
+        user=owner,
+        title="Mine",
+        columns=COLUMNS[:1],
+        document_ids=[base.pk],
+        mode="claude",
+        via="page",
+    )
+    services.grid_fill(grid_id=grid.pk)
+    call = LLMCall.objects.get(purpose=LLMCall.Purpose.GRID)
+    assert call.user_id == owner.pk and call.query_id is None and call.dollars > 0
+    (day,) = [line for line in spend_status(matter=matter, user=owner) if line.scope == "user"][:1]
+    assert day.period == "day" and day.spent == call.dollars and day.capped
+    # The maker's next Claude grid is refused by their own cap, as a question would be.
+    with pytest.raises(actions.RateLimited, match="your"):
+        _make(matter, owner, base)
+    assert [r["username"] for r in spend_overview()["by_user"]] == [owner.username]
