@@ -47,7 +47,7 @@ def _passages(path: str) -> tuple[str, list[tuple[int, int, str]]]:
 
     text = Path(path).read_bytes().decode("utf-8")
     index = build_doc_index(text, hashlib.sha256(text.encode("utf-8")).hexdigest())
-    return path, [(p.start, p.end, f"{p.context}\n{p.text}") for p in index.passages]
+    return path, [(p.start, p.end, p.indexed_text) for p in index.passages]
 
 
 def _index_all(paths: list[str], workers: int) -> dict[str, list[tuple[int, int, str]]]:

@@ -125,9 +125,7 @@ def _measure_embedding(
 ) -> dict[str, Any]:
     """Embedding, fresh: a fixed sample of passages (the first ones of each document in turn)."""
     sample = [
-        f"{p.context}\n{p.text}"
-        for d in built
-        for p in d.passages[: max(1, embed_sample // len(built))]
+        p.indexed_text for d in built for p in d.passages[: max(1, embed_sample // len(built))]
     ][:embed_sample]
     embedder.encode(sample[:2])  # load the model outside the timing
     started = time.perf_counter()

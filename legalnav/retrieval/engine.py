@@ -285,7 +285,7 @@ class Corpus:
         for d, ps in missing.items():
             for p in ps:
                 passage = self.docs[d].passages[p]
-                texts.append(f"{passage.context}\n{passage.text}")
+                texts.append(passage.indexed_text)
                 where.append((d, p))
         keys = [passage_key(t) for t in texts]
         model = self.embedder.name
@@ -495,10 +495,7 @@ class Retriever:
         if topic is None or not fused:
             return
         rows = list(fused)
-        texts = []
-        for r in rows:
-            passage = self.corpus.passage(r)
-            texts.append(f"{passage.context}\n{passage.text}")
+        texts = [self.corpus.passage(r).indexed_text for r in rows]
         weight = float(settings.LEGALNAV_TOPIC_WEIGHT)
         for r, p in zip(rows, topic.probabilities(texts).tolist(), strict=True):
             fused[r] += weight * p

@@ -35,6 +35,11 @@ class Passage:
     text: str
     context: str
 
+    @property
+    def indexed_text(self) -> str:
+        """What the embedding model and the topic models read: the heading path, then the text."""
+        return f"{self.context}\n{self.text}"
+
 
 def heading_path(nodes: list[ParsedNode], idx: int) -> str:
     parts = []

@@ -56,14 +56,17 @@ class Topic:
     weights: dict[str, float]
     aliases: tuple[str, ...] = ()
 
-    def logits(self, texts: Iterable[str]) -> np.ndarray:
-        return np.array(
-            [self.intercept + sum(self.weights.get(f, 0.0) for f in features(t)) for t in texts],
+    def probabilities_of(self, feature_sets: Iterable[set[str]]) -> np.ndarray:
+        """The model's probability for each passage, from its ``features`` (computed once by a
+        caller that asks several topics about the same passages)."""
+        logits = np.array(
+            [self.intercept + sum(self.weights.get(f, 0.0) for f in fs) for fs in feature_sets],
             dtype=np.float64,
         )
+        return 1.0 / (1.0 + np.exp(-np.clip(logits, -30, 30)))
 
     def probabilities(self, texts: Iterable[str]) -> np.ndarray:
-        return 1.0 / (1.0 + np.exp(-np.clip(self.logits(texts), -30, 30)))
+        return self.probabilities_of(features(t) for t in texts)
 
 
 def _content(text: str) -> list[str]:

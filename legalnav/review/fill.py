@@ -160,16 +160,17 @@ class DocumentView:
         self._matrix: np.ndarray | None = None
         self._units_matrix: np.ndarray | None = None
         self._topic: dict[str, np.ndarray] = {}
+        self._features: list[set[str]] | None = None
 
     def topic_probabilities(self, topic: Topic) -> np.ndarray:
         """The topic model's probability for each of the document's passages (``rows``)."""
         found = self._topic.get(topic.key)
         if found is None:
-            texts = []
-            for row in self.rows:
-                passage = self.corpus.passage(row)
-                texts.append(f"{passage.context}\n{passage.text}")
-            found = self._topic[topic.key] = topic.probabilities(texts)
+            if self._features is None:  # once per document, whatever the number of columns
+                self._features = [
+                    topics.features(self.corpus.passage(row).indexed_text) for row in self.rows
+                ]
+            found = self._topic[topic.key] = topic.probabilities_of(self._features)
         return found
 
     def unit_matrix(self) -> np.ndarray:

@@ -177,6 +177,28 @@ def test_a_verbatim_quotation_does_not_vouch_for_a_value_it_does_not_contain(
     )
 
 
+def _one_costly_call_grid(replay, matter, owner, documents, *, title, mode="claude"):  # noqa: F811
+    """A one-column grid over ``documents``; the replay server answers one call of 20,000
+    input tokens (about $0.06, past a one-cent cap)."""
+    if mode == "claude":
+        replay.queue(
+            message(
+                json.dumps({"cells": [{"key": "Governing Law", "found": False}]}),
+                input_tokens=20_000,
+                output_tokens=100,
+            )
+        )
+    return actions.grid_create(
+        matter=matter,
+        user=owner,
+        title=title,
+        columns=COLUMNS[:1],
+        document_ids=[d.pk for d in documents],
+        mode=mode,
+        via="page",
+    )
+
+
 @pytest.mark.django_db
 def test_spending_caps_hold_while_a_claude_grid_runs_and_before_it_starts(
     matter,
@@ -186,22 +208,7 @@ def test_spending_caps_hold_while_a_claude_grid_runs_and_before_it_starts(
 ):
     base, amendment = index_bioamber_pair(matter)
     settings.LEGALNAV_SPEND_CAP_MATTER_DAY = 0.01  # dollars: the first call passes it
-    replay.queue(
-        message(
-            json.dumps({"cells": [{"key": "Governing Law", "found": False}]}),
-            input_tokens=20_000,
-            output_tokens=100,
-        )
-    )
-    grid = actions.grid_create(
-        matter=matter,
-        user=owner,
-        title="Capped",
-        columns=COLUMNS[:1],
-        document_ids=[base.pk, amendment.pk],
-        mode="claude",
-        via="page",
-    )
+    grid = _one_costly_call_grid(replay, matter, owner, [base, amendment], title="Capped")
     stopped = services.grid_fill(grid_id=grid.pk)
     assert stopped.status == Grid.Status.FAILED and stopped.error_code == "spend_capped"
     assert f"The grid stopped before {amendment.key}" in stopped.error_message
@@ -209,15 +216,7 @@ def test_spending_caps_hold_while_a_claude_grid_runs_and_before_it_starts(
     # Past the cap, no new Claude grid is made; an offline one still is.
     with pytest.raises(actions.RateLimited):
         _make(matter, owner, base)
-    offline = actions.grid_create(
-        matter=matter,
-        user=owner,
-        title="Offline",
-        columns=COLUMNS[:1],
-        document_ids=[base.pk],
-        mode="offline",
-        via="page",
-    )
+    offline = _one_costly_call_grid(replay, matter, owner, [base], title="Offline", mode="offline")
     assert offline.mode == Grid.Mode.OFFLINE
 
 
@@ -232,22 +231,7 @@ def test_a_claude_grids_calls_count_toward_its_makers_own_cap(
 
     base, _ = index_bioamber_pair(matter)
     settings.LEGALNAV_SPEND_CAP_USER_DAY = 0.01  # dollars: the grid's one call passes it
-    replay.queue(
-        message(
-            json.dumps({"cells": [{"key": "Governing Law", "found": False}]}),
-            input_tokens=20_000,
-            output_tokens=100,
-        )
-    )
-    grid = actions.grid_create(
-        matter=matter,
-        user=owner,
-        title="Mine",
-        columns=COLUMNS[:1],
-        document_ids=[base.pk],
-        mode="claude",
-        via="page",
-    )
+    grid = _one_costly_call_grid(replay, matter, owner, [base], title="Mine")
     services.grid_fill(grid_id=grid.pk)
     call = LLMCall.objects.get(purpose=LLMCall.Purpose.GRID)
     assert call.user_id == owner.pk and call.query_id is None and call.dollars > 0

@@ -44,7 +44,7 @@ def _texts(paths: list[str]) -> tuple[list[str], int, dict[str, int]]:
             if why:
                 skipped[why] = skipped.get(why, 0) + 1
                 continue
-            texts.append(f"{p.context}\n{p.text}")
+            texts.append(p.indexed_text)
     return texts, size, skipped
 
 
