@@ -178,6 +178,22 @@ def test_sides_as_lawyers_write_them(question, role, label, position, party):
             "son; the High Court acquitted them.",
             "complainant",
         ),
+        # The label the facts give the appellant, and a prosecution brought against them.
+        (
+            "Brief for the appellant. Charges were framed against the accused-appellant, who "
+            "pleaded not guilty.",
+            "accused",
+        ),
+        (
+            "Brief for the petitioner. The Inspector filed a charge-sheet in CC No.307 before "
+            "the Magistrate against the Petitioner and his father.",
+            "accused",
+        ),
+        (
+            "Brief for the petitioner. The petitioner's brother filed a charge-sheet appeal "
+            "against the State before the tribunal.",
+            "petitioner",
+        ),
     ],
 )
 def test_who_the_appellant_is_in_the_dispute(question, role):

@@ -193,7 +193,13 @@ _POSITION_CRIMINAL = re.compile(
     r"had been)\s+)?(?:convicted|sentenced|charged|arrested|found guilty|tried|prosecuted)\b|"
     r"\bconviction of the (?:appellants?|petitioners?)\b|appeal against (?:his|their|the) conviction|"
     # "the appeal preferred by the appellants was dismissed and their conviction … affirmed"
-    r"\b(?:appellants?|petitioners?)\b[^.]{0,80}?\b(?:his|her|their) conviction\b",
+    r"\b(?:appellants?|petitioners?)\b[^.]{0,80}?\b(?:his|her|their) conviction\b|"
+    # "the accused-appellant", "appellant/accused", "the appellant (accused)"
+    r"\baccused[-/ ](?:appellants?|petitioners?)\b|"
+    r"\b(?:appellants?|petitioners?)(?:[-/ ]|\s*\(\s*)accused\b|"
+    # "a charge-sheet … against the Petitioner and his father", "the FIR against the appellant"
+    r"\b(?:charge-?sheet|FIR|first information report|criminal complaint|prosecution)\b"
+    r"(?:[^.]|\.(?=\S)){0,100}?\bagainst the (?:appellants?|petitioners?)\b",
     re.I,
 )
 # Words that say what an employer did to the appellant. "Dismissed", "removed", "terminated" and
