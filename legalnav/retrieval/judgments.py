@@ -66,7 +66,7 @@ TOP_PASSAGES = 3  # passages per judgment in the "mean" features and in the dens
 DENSE_DOCS = 30  # leading candidates whose best passages are embedded for the dense evidence
 WINDOW_WORDS = 150  # a question window for the embedding model (about 200 of its 256 tokens)
 WINDOW_OVERLAP = 30
-CARD_VERSION = 2  # of the cards stored per judgment (see CardStore)
+CARD_VERSION = 3  # of the cards stored per judgment (see CardStore)
 
 FEATURES = (
     "judgment_bm25",

@@ -10,6 +10,7 @@ from legalnav.documents.parsing.judgments import (
     closing_outcome,
     looks_like_judgment,
     names_match,
+    operative_result,
     paragraph_at,
     paragraphs,
     parent_chunks,
@@ -124,6 +125,34 @@ def test_outcome_prefers_the_reports_closing_line():
         0
     ] == ("allowed")
     assert closing_outcome("Nothing decided here.")[0] == "unknown"
+
+
+def test_an_appeal_disposed_of_is_won_by_whom_its_operative_order_favours():
+    # C19: the State appealed an acquittal; "We restore the conviction … We also convict".
+    card = case_card(aila_text("C19"))
+    assert (card.outcome, card.appellant_role) == ("disposed", "state")
+    assert card.winner == "appellant" and "convict" in card.outcome_text
+    # C128: the accused engineers appealed; "Consequent upon their acquittal …".
+    card = case_card(aila_text("C128"))
+    assert card.winner == "appellant" and "acquittal" in card.outcome_text
+    # C121: the order below "modified only to the extent of compensation", else kept.
+    assert case_card(aila_text("C121")).winner == "mixed"
+
+
+def test_the_operative_order_is_read_from_the_courts_own_words():
+    acquitted = (
+        "The appeal has to succeed, the conviction as recorded by the High Court is set aside."
+    )
+    assert operative_result(acquitted)[0] == "accused"
+    both = "We set aside the conviction under Section 302 and instead convict them under 304."
+    assert operative_result(both)[0] == "mixed"
+    assert operative_result("We set aside the impugned order and remit the matter.")[0] == (
+        "appellant"
+    )
+    # A court below's order, quoted, is not this court's order.
+    quoted = 'The trial court said: "A-5 shall be released forthwith if not required."\n2. Facts.'
+    assert operative_result(quoted) == ("", "", -1)
+    assert operative_result("Order accordingly.") == ("", "", -1)
 
 
 def test_treatment_reads_negations_before_plain_cues():

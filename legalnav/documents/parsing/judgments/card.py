@@ -21,7 +21,7 @@ from legalnav.documents.parsing.judgments.header import (
     uk_case_number,
     uk_judges,
 )
-from legalnav.documents.parsing.judgments.outcome import closing_outcome
+from legalnav.documents.parsing.judgments.outcome import closing_outcome, operative_result
 from legalnav.documents.parsing.judgments.paragraphs import paragraph_at, paragraphs
 from legalnav.documents.parsing.judgments.parties import (
     VERSUS,
@@ -118,6 +118,9 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
         "dismissed": "respondent",
         "partly_allowed": "mixed",
     }.get(card.outcome, "unknown")
+    if card.outcome in ("disposed", "unknown"):
+        # "Appeal disposed of": who won is in the operative order above the closing words.
+        _operative_winner(card, text, out_at)
 
     card.statutes = statutes_cited(text, paras)
     card.cases_cited = cases_cited(text, paras)
@@ -125,3 +128,36 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
     card.paragraph_count = sum(1 for p in paras if p.numbered)
     card.parents = parent_chunks(text, paras)
     return card
+
+
+def _operative_winner(card: CaseCardData, text: str, closing_at: int) -> None:
+    """The winner of an appeal the report only says was "disposed of", from its operative
+    order ("we restore the conviction", "the order … is kept undisturbed"); the words read
+    become the card's outcome text."""
+    who, words, _at = operative_result(text, closing_at)
+    if not who:
+        return
+    if who in ("accused", "prosecution"):
+        if not card.criminal:
+            return
+        accused_at = _accused_position(card)
+        if not accused_at:
+            return
+        other = "respondent" if accused_at == "appellant" else "appellant"
+        who = accused_at if who == "accused" else other
+    card.winner = who
+    card.outcome_text = words[:300]
+
+
+def _accused_position(card: CaseCardData) -> str:
+    """Where the accused sits in a criminal appeal: "appellant", "respondent" or ""."""
+    a, r = card.appellant_label, card.respondent_label
+    if "accused" in (a, r) and a != r:
+        return "appellant" if a == "accused" else "respondent"
+    if "state" in (a, r) and a != r:
+        return "respondent" if a == "state" else "appellant"
+    if card.appellant_role == "state" and card.respondent_role != "state":
+        return "respondent"
+    if card.respondent_role == "state" and card.appellant_role != "state":
+        return "appellant"
+    return ""
