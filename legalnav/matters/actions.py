@@ -60,15 +60,30 @@ def matter_open(
     return matter
 
 
-def matter_for_command(*, ref: str, kind: str = "") -> tuple[Matter, bool]:
+def matter_for_command(*, ref: str, kind: str = "", owner: str = "") -> tuple[Matter, bool]:
     """The matter a command names by id or exact name, and whether it was opened just now: a name
-    no matter has opens one (audited as the command's); an unknown id is a ``LookupError``."""
+    no matter has opens one (audited as the command's); an unknown id is a ``LookupError``.
+
+    ``owner`` (a username) makes that user an owner of the matter, new or existing, so that it
+    shows on their matter list; a username no active user has is a ``LookupError`` and changes
+    nothing."""
+    user = None
+    if owner:
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model().objects.filter(username=owner, is_active=True).first()
+        if user is None:
+            raise LookupError(f"No active user named “{owner}”.")
     found = matter_named(ref)
-    if found is not None:
-        return found, False
-    if ref.strip().isdigit():
+    if found is None and ref.strip().isdigit():
         raise LookupError(f"No matter with id {ref.strip()}.")
-    return matter_open(user=None, name=ref.strip(), kind=kind, via=COMMAND), True
+    if found is None:
+        return matter_open(user=user, name=ref.strip(), kind=kind, via=COMMAND), True
+    if kind and found.kind != kind:
+        return found, False  # the caller refuses a matter of another kind; nothing changes
+    if user is not None and not Membership.objects.filter(matter=found, user=user).exists():
+        member_add(matter=found, user=None, username=owner, role=Membership.Role.OWNER, via=COMMAND)
+    return found, False
 
 
 def member_add(

@@ -104,3 +104,19 @@ def test_ingest_opens_a_new_matter_through_the_action(tmp_path):
     assert trail(matter) == [
         ("created", None, "Cargill", {"kind": "transaction", "via": "command"})
     ]
+
+
+def test_ingest_with_an_owner_makes_them_a_member_audited_once(tmp_path):
+    path = tmp_path / "short.txt"
+    path.write_text("1. Term. This Agreement lasts one year.\n\n2. Fees. The Buyer pays $10.\n")
+    asha = UserFactory(username="asha")
+    call_command("ingest", str(path), "--matter", "Cargill", "--owner", "asha", stdout=StringIO())
+    matter = Matter.objects.get()
+    assert matter.memberships.get().user == asha and matter.memberships.get().role == "owner"
+    UserFactory(username="ben")
+    for _ in range(2):
+        call_command(
+            "ingest", str(path), "--matter", "Cargill", "--owner", "ben", stdout=StringIO()
+        )
+    assert sorted(m.user.username for m in matter.memberships.all()) == ["asha", "ben"]
+    assert [row[0] for row in trail(matter)] == ["created", "member_added"]

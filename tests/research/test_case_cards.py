@@ -98,6 +98,36 @@ def test_load_judgments_fills_a_research_matter_once(db, capsys):
     assert not Document.objects.filter(matter=deal).exists()
 
 
+def test_load_judgments_can_give_the_matter_an_owner_who_then_sees_it(db, capsys, client):
+    import pytest
+    from django.core.management import CommandError, call_command
+
+    from legalnav.matters.models import Matter, Membership
+    from tests.conftest import MatterFactory, UserFactory
+    from tests.research.conftest import AILA
+
+    folder = str(AILA / "casedocs")
+    with pytest.raises(CommandError, match="No active user named “nobody”"):
+        call_command("load_judgments", folder, matter="Owned", names="C1", owner="nobody")
+    assert not Matter.objects.filter(name="Owned").exists()  # refused before anything was made
+    lawyer = UserFactory(username="asha")
+    call_command("load_judgments", folder, matter="Owned", names="C1", owner="asha")
+    matter = Matter.objects.get(name="Owned")
+    assert Membership.objects.get(matter=matter, user=lawyer).role == Membership.Role.OWNER
+    client.force_login(lawyer)
+    assert "Owned" in client.get("/").content.decode()
+    # An existing matter: a second user is added as an owner, once.
+    other = UserFactory(username="ben")
+    call_command("load_judgments", folder, matter="Owned", names="C1", owner="ben")
+    call_command("load_judgments", folder, matter="Owned", names="C1", owner="ben")
+    assert Membership.objects.filter(matter=matter, user=other).count() == 1
+    # A matter of another kind is refused and gains no member.
+    deal = MatterFactory(name="A deal")
+    with pytest.raises(CommandError, match="not a research matter"):
+        call_command("load_judgments", folder, matter="A deal", names="C1", owner="ben")
+    assert not Membership.objects.filter(matter=deal, user=other).exists()
+
+
 def _formats(text: str) -> dict[str, bytes]:
     """The same real judgment as HTML, DOCX and PDF, built here from its text."""
     import html

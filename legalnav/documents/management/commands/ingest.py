@@ -20,6 +20,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--matter", required=True, help="Matter id or name (created if a name is new)."
         )
+        parser.add_argument(
+            "--owner",
+            default="",
+            help="Make this user an owner of the matter, so it is on their list of matters.",
+        )
         parser.add_argument("--kind", choices=[k for k, _ in Document.Kind.choices], default="")
         parser.add_argument("--title", default="", help="Title (only with a single file).")
         parser.add_argument("--amends", type=int, help="Id of the document these files amend.")
@@ -33,7 +38,7 @@ class Command(BaseCommand):
         if opts["title"] and len(files) != 1:
             raise CommandError("--title applies to a single file.")
         try:
-            matter, _ = matter_for_command(ref=str(opts["matter"]))
+            matter, _ = matter_for_command(ref=str(opts["matter"]), owner=str(opts["owner"]))
         except LookupError as exc:
             raise CommandError(str(exc)) from None
         amends = None

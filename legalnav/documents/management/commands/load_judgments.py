@@ -39,6 +39,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--matter", required=True, help="Matter id or name (a new name creates it)."
         )
+        parser.add_argument(
+            "--owner",
+            default="",
+            help="Make this user an owner of the matter, so it is on their list of matters.",
+        )
         parser.add_argument("--limit", type=int, default=0, help="Load at most this many files.")
         parser.add_argument(
             "--names", default="", help="Only these file stems, comma-separated (e.g. C1,C14)."
@@ -51,7 +56,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **opts: object) -> None:
         try:
-            matter, opened = matter_for_command(ref=str(opts["matter"]), kind=Matter.Kind.RESEARCH)
+            matter, opened = matter_for_command(
+                ref=str(opts["matter"]), kind=Matter.Kind.RESEARCH, owner=str(opts["owner"])
+            )
         except LookupError as exc:
             raise CommandError(str(exc)) from None
         if opened:
