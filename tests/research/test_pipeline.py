@@ -159,7 +159,7 @@ def test_the_side_decides_the_buckets_and_an_unread_side_is_asked_for(research_m
     )
     run = ResearchRun.objects.get(query=brief)
     assert run.route == "deep" and run.side == "an accused appellant"
-    assert run.proposition.startswith("whether a conviction for murder can rest on a dying")
+    assert run.proposition.startswith("a conviction for murder cannot rest on a dying")
     assert "Acting for: an accused appellant." in brief.answer.text
     ev = ResearchEvidence.objects.filter(run=run).select_related("document")
     buckets = {e.document.original_filename[:-4]: (e.bucket, e.reason) for e in ev}

@@ -35,8 +35,7 @@ def test_a_brief_for_the_appellant_reads_the_side_and_the_proposition():
     assert reading.side.role == "accused" and reading.side.position == "appellant"
     assert reading.side.describe() == "an accused appellant"
     assert reading.proposition == (
-        "whether a conviction for murder can rest on a dying declaration alone, without "
-        "corroboration"
+        "a conviction for murder cannot rest on a dying declaration alone, without corroboration"
     )
     route = route_offline(BRIEF_FOR_APPELLANT)
     assert route.route == DEEP and route.side == "accused"
@@ -242,6 +241,56 @@ def test_propositions_drop_the_instructions():
     assert how == "their case" and said.startswith("against what the vendor says: we were not")
     assert read_proposition("We act for the employer. Is the dismissal sustainable?")[0] == (
         "whether the dismissal is sustainable"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "proposition"),
+    [
+        # The issue in the study's own example, for the accused: the point they must make.
+        (
+            "Prepare a research brief for the appellant: can a conviction for murder rest on a "
+            "dying declaration alone, without corroboration? Give authorities for and against.",
+            "a conviction for murder cannot rest on a dying declaration alone, without "
+            "corroboration",
+        ),
+        ("We act for the employer. Is the dismissal sustainable?", "the dismissal is sustainable"),
+        (
+            "We act for the employee. Is the dismissal sustainable?",
+            "the dismissal is not sustainable",
+        ),
+        (
+            "Brief for the State: the High Court acquitted. Can the acquittal be reversed?",
+            "the acquittal can be reversed",
+        ),
+        (
+            "I act for the tenant, evicted last year. Can the eviction be undone?",
+            "the eviction can be undone",
+        ),
+        # Only a position: a detention is what the petitioner challenges.
+        (
+            "Brief for the petitioner, detained under the preventive detention law. Is the "
+            "detention sustainable?",
+            "the detention is not sustainable",
+        ),
+        # The first of two alternatives is the issue.
+        (
+            "Brief for the accused appellant. Can the 307 conviction be sustained or should it be "
+            "altered to 324?",
+            "the 307 conviction cannot be sustained",
+        ),
+        # A result nobody in particular wants kept or undone stays an issue.
+        (
+            "We act for Northgate Ltd. Can the order stand?",
+            "whether the order can stand",
+        ),
+    ],
+)
+def test_an_issue_is_restated_as_what_the_side_must_show(question, proposition):
+    reading = read_question(question)
+    assert reading.proposition == proposition
+    assert reading.proposition_from.endswith("for the side") == (
+        not proposition.startswith("whether")
     )
 
 

@@ -690,9 +690,112 @@ def _tidy(text: str) -> str:
     return text[:1].lower() + text[1:] if first in _COMMON_OPENERS else text
 
 
+# --- the issue as the side's proposition ------------------------------------------------------
+#
+# "whether the conviction can stand", asked for the accused, is the proposition "the conviction
+# cannot stand". What each side wants done to each kind of result: kept ("keep") or undone.
+_RESULTS: list[tuple[str, str]] = [
+    ("conviction", r"convictions?|sentences?|death sentence|order of conviction"),
+    ("acquittal", r"acquittals?|order of acquittal"),
+    ("bail", r"(?:anticipatory )?bail"),
+    ("detention", r"detention(?: order)?|preventive detention"),
+    (
+        "dismissal",
+        r"dismissal|termination|removal(?: from service)?|compulsory retirement|discharge|"
+        r"reversion|punishment|penalty of dismissal",
+    ),
+    ("eviction", r"eviction(?: order| petition| decree)?|decree of eviction"),
+    ("tax", r"re-?assessment(?: notice| order)?|assessment order|tax demand|demand notice"),
+    ("penalty", r"penalty"),
+    ("liability", r"(?:finding of )?liability|finding of negligence"),
+    ("suit", r"suit|claim|plaint"),
+]
+_WANTS: dict[str, dict[str, str]] = {
+    "conviction": {"accused": "undo", "state": "keep", "complainant": "keep"},
+    "acquittal": {"accused": "keep", "state": "undo", "complainant": "undo"},
+    "bail": {"accused": "keep", "state": "undo", "complainant": "undo"},
+    "detention": {"accused": "undo", "state": "keep"},
+    "dismissal": {"employee": "undo", "employer": "keep"},
+    "eviction": {"tenant": "undo", "landlord": "keep"},
+    "tax": {"assessee": "undo", "revenue": "keep"},
+    "penalty": {"assessee": "undo", "revenue": "keep", "employee": "undo", "employer": "keep"},
+    "liability": {"defendant": "undo", "insurer": "undo", "claimant": "keep", "plaintiff": "keep"},
+    "suit": {"plaintiff": "keep", "claimant": "keep", "defendant": "undo", "insurer": "undo"},
+}
+# Results that are, in the proceedings that ask about them, the order under challenge.
+_CHALLENGED = frozenset(
+    {"conviction", "acquittal", "bail", "detention", "dismissal", "eviction", "tax", "penalty"}
+)
+_RESULT_RX = re.compile(
+    r"^whether (?P<np>(?:(?!\b(?:can|could|will|would|should|is|are|was|were|must|may)\b)[^,;])"
+    r"{0,80}?\b(?P<head>" + "|".join(f"(?:{w})" for _, w in _RESULTS) + r")\b"
+    r"(?:(?!\b(?:can|could|will|would|should|is|are|was|were|must|may)\b)[^,;]){0,60}?)\s+"
+    r"(?P<aux>can|could|will|would|should|is|are|was|were|must|may)\s+(?P<pred>.+)$",
+    re.I,
+)
+# Predicates that keep a result, and those that undo it.
+_KEEPS = re.compile(
+    r"^(?:(?:still|likely to|able to|be able to)\s+)?(?:be\s+)?(?:stand|rest|sustain(?:ed|able)|"
+    r"upheld|maintain(?:ed|able)|hold|survive|valid|lawful|legal|justified|succeed|based|enforced|"
+    r"enforceable|proper|correct|granted|decreed|available|confirmed|restored|good)\b",
+    re.I,
+)
+_UNDOES = re.compile(
+    r"^(?:(?:still|likely to|able to|be able to)\s+)?(?:be\s+)?(?:reversed|disturbed|set aside|"
+    r"quashed|undone|interfered with|overturned|struck down|cancell?ed|barred|void|invalid|"
+    r"illegal|unlawful|vitiated|revoked|withdrawn)\b",
+    re.I,
+)
+_NOT = {
+    "can": "cannot",
+    "could": "could not",
+    "will": "will not",
+    "would": "would not",
+    "should": "should not",
+    "is": "is not",
+    "are": "are not",
+    "was": "was not",
+    "were": "were not",
+    "must": "need not",
+    "may": "may not",
+}
+
+
+def for_side(proposition: str, side: Side) -> str:
+    """An issue put as "whether <a result> <can stand | be reversed …>" restated as what
+    ``side`` must show ("a conviction for murder cannot rest on a dying declaration alone");
+    "" when the result, the predicate or what the side wants of it is not known."""
+    m = _RESULT_RX.match(proposition.strip())
+    if not m or not side.known:
+        return ""
+    group = next(g for g, w in _RESULTS if re.fullmatch(w, m.group("head"), re.I))
+    wish = _WANTS[group].get(side.role)
+    if wish is None and side.role in POSITIONS and group in _CHALLENGED:
+        # Only a position is known: a detention, conviction or dismissal is what the appellant
+        # or petitioner challenges, and what the respondent defends.
+        wish = "keep" if side.role == "respondent" else "undo"
+    # "… can be sustained or should it be altered to 324": the first alternative is the issue.
+    pred = re.split(
+        r",?\s+or\s+(?:should|must|can|could|is|are|will|would|whether|does)\b", m.group("pred")
+    )[0]
+    pred = pred.strip()
+    keeps = _KEEPS.match(pred) and not re.match(r"^likely to be (?:set aside|reversed)", pred)
+    undoes = _UNDOES.match(pred)
+    if not wish or bool(keeps) == bool(undoes):
+        return ""
+    yes = (wish == "keep") == bool(keeps)
+    aux = m.group("aux").lower()
+    said = aux if yes else _NOT[aux]
+    return f"{m.group('np').strip()} {said} {pred}"
+
+
 def read_question(question: str) -> Reading:
     side = read_side(question)
     proposition, how = read_proposition(question)
+    if how in ("whether", "question"):
+        mine = for_side(proposition, side)
+        if mine:
+            proposition, how = mine, f"{how}, for the side"
     return Reading(
         side=side,
         proposition=proposition,
