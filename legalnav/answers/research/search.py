@@ -9,7 +9,12 @@ cached by content hash) and changes two things for precedent research:
   dense re-ranking; a matter of judgments is exactly where paraphrase matters.
 - judgments are ranked by fusing two *document* rankings (each judgment scored by its best
   passage under BM25 and under dense), not by the best fused passage, so that one long
-  judgment with many near-duplicate passages does not hide the others.
+  judgment with many near-duplicate passages does not hide the others;
+- a statement of facts (FACTS_WORDS words or more) is ranked against whole judgments: its
+  lexical document ranking is the judgment ranker's (``retrieval.judgments``: whole-judgment
+  BM25 on its most informative terms, passage evidence, statutes in common, how often the
+  matter cites the judgment, decided before the facts), measured better than the best passage
+  for facts (``research_eval aila``; ``scripts/eval_precedent.py``).
 """
 
 from __future__ import annotations
@@ -38,12 +43,15 @@ class JudgmentHit:
 
 
 MODES = ("bm25", "dense", "hybrid")
+# A question of at least this many words is a statement of facts, ranked as whole judgments.
+FACTS_WORDS = 60
 
 
 class JudgmentSearch:
-    def __init__(self, corpus: Corpus, *, windows: bool = True) -> None:
+    def __init__(self, corpus: Corpus, *, windows: bool = True, facts: bool = True) -> None:
         self.corpus = corpus
         self.windows = windows
+        self.facts = facts  # rank statements of facts by the judgment ranker
         self._matrix: np.ndarray | None = None
         self._first: list[int] | None = None
 
@@ -130,6 +138,8 @@ class JudgmentSearch:
             best = _best_per_document(scores, self.corpus.owner, allowed)
             doc_rankings[name] = [d for d, _ in best]
             doc_best[name] = dict(best)
+        if "bm25" in doc_rankings and docs is None and self.is_facts(question):
+            doc_rankings["bm25"] = self.judgment_ranking(question, doc_rankings["bm25"])
         fused = rrf(list(doc_rankings.values()))
         ranked = sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
         chosen = {d for d, _ in ranked}
@@ -154,6 +164,21 @@ class JudgmentSearch:
             best_scores = {name: b[d] for name, b in doc_best.items() if d in b}
             out.append(JudgmentHit(d, float(score), by_doc.get(d, []), ranks, best_scores))
         return out
+
+    def is_facts(self, question: str) -> bool:
+        return self.facts and len(question.split()) >= FACTS_WORDS
+
+    def judgment_ranking(self, question: str, rest: list[int]) -> list[int]:
+        """The judgments in the judgment ranker's order (lexical and card evidence; no dense),
+        then those it did not consider, in the order of ``rest``."""
+        from legalnav.retrieval.judgments import WEIGHTS, fused_scores, gather
+
+        evidence = gather(self.corpus, question, caps=(WEIGHTS.terms,), dense=False)
+        scores = fused_scores(evidence, WEIGHTS)
+        order = sorted(range(evidence.docs.size), key=lambda j: (-scores[j], int(evidence.docs[j])))
+        ranked = [int(evidence.docs[j]) for j in order]
+        seen = set(ranked)
+        return ranked + [d for d in rest if d not in seen]
 
 
 WINDOW_WORDS = 150  # about 200 tokens: inside the default embedding model's 256
