@@ -73,6 +73,15 @@ def test_outcome_stance_follows_the_side_that_won():
     assert judgment_stance(Side(""), accused_appeal_allowed).bucket == NEUTRAL
 
 
+def test_a_public_body_in_a_service_dispute_is_the_employer():
+    # C9: a State electricity board's appeal against its employees was dismissed.
+    board_lost = _facts("C9")
+    assert (board_lost.appellant_role, board_lost.respondent_role) == ("state", "private")
+    stance = judgment_stance(Side("employee", position="appellant"), board_lost)
+    assert stance.bucket == SUPPORTING and "the employee answered the appeal" in stance.reason
+    assert judgment_stance(Side("employer"), board_lost).bucket == ADVERSE
+
+
 def test_negative_judicial_treatment_turns_support_into_risk():
     flagged = _facts("C2215")  # State of M.P. v Bhailal Bhai: flagged, the State's appeal failed
     assert flagged.judicial_treatment

@@ -128,6 +128,19 @@ def side_in_case(side: Side, card: CardFacts) -> str:
             return state_side
         if state_side and side.role == "accused":
             return "respondent" if state_side == "appellant" else "appellant"
+    if side.role in ("employee", "employer") and card.criminal is not True:
+        # A public body against a private person in a service dispute: the body is the employer
+        # ("the Board", "the Corporation", a State undertaking), the person its employee.
+        public = (
+            "appellant"
+            if card.appellant_role == "state" and card.respondent_role == "private"
+            else "respondent"
+            if card.respondent_role == "state" and card.appellant_role == "private"
+            else ""
+        )
+        if public:
+            private = "respondent" if public == "appellant" else "appellant"
+            return public if side.role == "employer" else private
     return ""
 
 
