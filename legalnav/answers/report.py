@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from legalnav.answers import selectors
 from legalnav.answers.models import Answer, Citation, Query, ResearchEvidence, ResearchRun
+from legalnav.answers.research.router import SIDE_CHOICE_OPENING
 from legalnav.core import jobs
 from legalnav.documents.models import Document
 from legalnav.matters.models import Matter
@@ -142,6 +143,11 @@ class ResearchOut(BaseModel):
     routed_by: str
     answer_kind: str
     options: list[str] = Field(description="The choices a clarify route offers.")
+    asks_side: bool = Field(
+        default=False,
+        description="A clarify route that asks which side the lawyer acts for (each option is "
+        "the question again for one side).",
+    )
     proposition: str
     side: str
     removed: list[dict[str, str]] = Field(description="Citations validation removed.")
@@ -399,6 +405,9 @@ def _research(run: ResearchRun) -> ResearchOut | None:
         routed_by=run.routed_by,
         answer_kind=run.answer_kind,
         options=list(run.options or []),
+        asks_side=run.route == "clarify"
+        and bool(run.options)
+        and all(str(o).startswith(SIDE_CHOICE_OPENING) for o in run.options),
         proposition=run.proposition,
         side=run.side,
         removed=list(run.removed or []),

@@ -16,6 +16,8 @@ from legalnav.retrieval.bm25 import tokenize
 
 SIMPLE, CLARIFY, DEEP = "simple", "clarify", "deep"
 ROUTES = (SIMPLE, CLARIFY, DEEP)
+# How a clarify option that asks for the side opens ("I act for the accused. <the question>").
+SIDE_CHOICE_OPENING = "I act for the"
 
 
 @dataclass(slots=True)
@@ -162,7 +164,7 @@ def side_options(question: str, choices: list[str]) -> list[str]:
     """The question again, once for each side it most likely means: each is a question the user
     can ask as it stands."""
     q = " ".join(question.split())
-    return [f"I act for the {choice}. {q}" for choice in choices]
+    return [f"{SIDE_CHOICE_OPENING} {choice}. {q}" for choice in choices]
 
 
 def clarify_options(question: str, *, examples: dict[str, list[str]] | None = None) -> list[str]:

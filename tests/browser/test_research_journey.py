@@ -1,0 +1,87 @@
+"""Precedent research in a browser, as a lawyer meets it: a statement of facts that asks whether
+a result holds, without saying whose side, is asked back with the two likely sides as buttons;
+choosing one researches it for that side, with each judgment's stance and the reason in words;
+the cost panel says when the matter's judgments could never fit the model's window."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from legalnav.answers.models import Query, ResearchRun
+from legalnav.documents.models import Document
+from legalnav.documents.services import document_add, document_index
+from legalnav.matters.models import Matter
+from tests.browser.conftest import shot, sign_in
+from tests.conftest import MatterFactory, MembershipFactory
+from tests.research.conftest import aila_path
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Real AILA judgments on dying declarations: two that went the accused's way, two against, a
+# Constitution Bench reference with no winner.
+CASES = ["C1252", "C1193", "C1932", "C1010", "C51"]
+FACTS = (
+    "The accused was convicted of murder on the basis of a dying declaration recorded by a "
+    "magistrate without corroboration. Can the conviction stand?"
+)
+
+
+def test_facts_without_a_side_are_asked_back_then_researched_for_the_side_chosen(
+    page, answering, monkeypatch
+) -> None:
+    # A window smaller than these five judgments: the cost panel must say inject cannot fit.
+    monkeypatch.setattr("legalnav.answers.core.CONTEXT_WINDOW_TOKENS", 5_000)
+    matter = MatterFactory(kind=Matter.Kind.RESEARCH, name="Dying declarations")
+    owner = MembershipFactory(matter=matter).user
+    for case in CASES:
+        doc, _ = document_add(
+            matter=matter,
+            filename=f"{case}.txt",
+            data=aila_path(case).read_bytes(),
+            kind=Document.Kind.JUDGMENT,
+            enqueue=False,
+        )
+        assert document_index(document_id=doc.pk).status == "indexed"
+
+    sign_in(page, owner.username)
+    page.goto(f"/matters/{matter.pk}/ask/")
+    page.get_by_role("textbox", name="Question").fill(FACTS)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    live = page.locator("#answer-live[data-status=answered]")
+    expect(live).to_be_visible(timeout=60_000)
+    expect(live.locator(".answer-text")).to_contain_text("Which side do you act for?")
+    asked = Query.objects.get(matter=matter)
+    assert ResearchRun.objects.get(query=asked).route == "clarify"
+    accused = live.get_by_role("button", name=f"I act for the accused. {FACTS}")
+    expect(accused).to_be_visible()
+    expect(live.get_by_role("button", name=f"I act for the prosecution. {FACTS}")).to_be_visible()
+    panel = live.locator("section.research")
+    expect(panel.locator(".clarify-options")).to_contain_text("Which side do you act for?")
+    expect(panel.locator(".evidence-columns")).to_have_count(0)  # nothing was researched yet
+    shot(page, "research-clarify")
+
+    accused.click()
+    page.wait_for_url(lambda url: f"/questions/{asked.pk}/" not in url and "/questions/" in url)
+    live = page.locator("#answer-live[data-status=answered]")
+    expect(live).to_be_visible(timeout=60_000)
+    brief = Query.objects.exclude(pk=asked.pk).get(matter=matter)
+    assert brief.question == f"I act for the accused. {FACTS}"
+    run = ResearchRun.objects.get(query=brief)
+    assert run.route == "deep" and run.side == "the accused"
+    text = live.locator(".answer-text")
+    expect(text).to_contain_text("Acting for: the accused.")
+    expect(text).to_contain_text("Proposition: the conviction cannot stand")
+
+    panel = live.locator("section.research")
+    supporting = panel.locator(".evidence-col.ev-supporting")
+    adverse = panel.locator(".evidence-col.ev-adverse")
+    expect(supporting.locator(".ev-row").first).to_contain_text("supports the accused")
+    expect(adverse.locator(".ev-row").first).to_contain_text("adverse to the accused")
+    expect(adverse.locator(".ev-row").first).to_contain_text("stance from outcome")
+
+    cost = page.locator("body")
+    expect(cost).to_contain_text("Inject cannot answer here at all")
+    expect(cost).to_contain_text("exceed the model's context window (5,000 tokens)")
+    shot(page, "research-brief")
+    assert page.js_errors == []  # type: ignore[attr-defined]
