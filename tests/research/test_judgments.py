@@ -164,6 +164,10 @@ def test_treatment_reads_negations_before_plain_cues():
         treatment_of("The principle was applied in Roberts v Johnstone.").polarity == "supporting"
     )
     assert treatment_of("The hearing was followed by a short adjournment.").polarity == "neutral"
+    # Praise is not treatment; a distinguished decision still is.
+    praise = "Both usages derive from the writings of distinguished scholars of international law."
+    assert treatment_of(praise).polarity == "neutral"
+    assert treatment_of("Re B was distinguished: the facts differ.").cue == "distinguished"
 
 
 def test_names_match_needs_both_sides():

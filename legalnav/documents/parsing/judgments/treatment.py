@@ -125,8 +125,17 @@ def treatment_of(sentence: str) -> Treatment:
             before = sentence[max(0, m.start() - 60) : m.start()]
             if name == "overruled" and _SUBMISSION.search(before):
                 continue
+            after = sentence[m.end() : m.end() + 40]
+            # "distinguished scholars", "a distinguished career": praise, not treatment.
+            if name == "distinguished" and _PRAISED.match(after):
+                continue
             return Treatment(polarity, name, m.group(0), m.start())
     return Treatment("neutral")
 
 
 _SUBMISSION = re.compile(r"\b(?:objections?|pleas?|contentions?|submissions?|preliminary)\b", re.I)
+_PRAISED = re.compile(
+    r"\s+(?:scholars?|judges?|jurists?|counsel|careers?|lawyers?|academics?|writers?|authors?|"
+    r"colleagues?|commentators?|members?|practitioners?|service|record)\b",
+    re.I,
+)
