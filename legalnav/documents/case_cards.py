@@ -31,6 +31,11 @@ from legalnav.matters.models import Matter
 
 logger = logging.getLogger(__name__)
 
+# The version of what the card reader (parsing.judgments.case_card) reads from a judgment. Raise
+# it when a change reads existing judgments differently (2: the winner of an appeal "disposed
+# of", from its operative order), so that case_cards_refresh re-reads the cards built before.
+CARD_READER_VERSION = 2
+
 _DEFER_LINKING: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "defer_linking", default=False
 )
@@ -47,7 +52,7 @@ def deferred_linking() -> Iterator[None]:
         _DEFER_LINKING.reset(token)
 
 
-def case_card_build(*, document: Document) -> CaseCard | None:
+def case_card_build(*, document: Document, enrich: bool = True) -> CaseCard | None:
     """Build (or rebuild) the case card of a judgment from its indexed text.
 
     A document becomes a judgment when it was uploaded as one or its text reads as one; when
@@ -76,7 +81,7 @@ def case_card_build(*, document: Document) -> CaseCard | None:
                 setattr(document, key, value)
     if not _DEFER_LINKING.get():
         case_cards_link(matter=document.matter, only=card)
-    if settings.LLM_ENRICH_ON_INDEX:
+    if enrich and settings.LLM_ENRICH_ON_INDEX:
         case_card_enrich(document=document)  # with Claude configured; never fails indexing
         card.refresh_from_db()
     return card
@@ -124,7 +129,28 @@ def _card_values(data: CaseCardData, *, document: Document, text: str) -> dict[s
         paragraph_count=data.paragraph_count,
         parents=parents,
         text_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        reader_version=CARD_READER_VERSION,
     )
+
+
+def case_cards_refresh(*, matter: Matter) -> int:
+    """Re-read the case cards of ``matter`` that an older card reader built (their judgments'
+    text is already indexed: nothing is re-parsed into clauses or re-embedded; Claude's
+    enrichment is kept, not asked again), then link citations once. Returns how many."""
+    stale = list(
+        Document.objects.filter(
+            matter=matter,
+            status=Document.Status.INDEXED,
+            case_card__reader_version__lt=CARD_READER_VERSION,
+        )
+    )
+    if not stale:
+        return 0
+    with deferred_linking():
+        for document in stale:
+            case_card_build(document=document, enrich=False)
+    case_cards_link(matter=matter)
+    return len(stale)
 
 
 def _document_update(data: CaseCardData, *, document: Document) -> dict[str, object]:

@@ -265,6 +265,9 @@ class CaseCard(models.Model):
     parents = models.JSONField(default=list, blank=True)  # [{id, start, end, first, last, heading}]
     enrichment = models.JSONField(default=dict, blank=True)  # Claude's additions, with quotes
     text_sha256 = models.CharField(max_length=64, blank=True)  # the text the card was built from
+    # Which version of the card reader built it (case_cards.CARD_READER_VERSION); an older one is
+    # re-read by case_cards_refresh (load_judgments runs it), without re-indexing the judgment.
+    reader_version = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

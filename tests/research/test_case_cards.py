@@ -215,3 +215,32 @@ def test_a_kind_given_at_upload_is_kept_when_the_title_is_guessed(research_matte
     assert doc.kind == Document.Kind.JUDGMENT and doc.guess_metadata
     assert CaseCard.objects.filter(document=doc).exists()
     assert doc.title == "Madhu Mehta v Union Of India"
+
+
+def test_cards_an_older_reader_built_are_read_again_without_reindexing(db, capsys):
+    from django.core.management import call_command
+
+    from legalnav.documents.case_cards import CARD_READER_VERSION
+    from legalnav.documents.models import Node
+    from tests.research.conftest import AILA
+
+    folder = str(AILA / "casedocs")
+    call_command("load_judgments", folder, matter="Old cards", names="C19,C1")
+    capsys.readouterr()
+    card = CaseCard.objects.get(document__original_filename="C19.txt")
+    assert card.reader_version == CARD_READER_VERSION and card.winner == "appellant"
+    # As an older reader left it: the State's restored conviction unread, Claude's additions kept.
+    CaseCard.objects.filter(pk=card.pk).update(
+        reader_version=1, winner="unknown", enrichment={"holdings": [{"text": "kept"}]}
+    )
+    nodes = set(Node.objects.filter(document=card.document).values_list("pk", flat=True))
+    call_command("load_judgments", folder, matter="Old cards", names="C19,C1")
+    out = capsys.readouterr().out
+    assert "1 case cards built by an older reader were read again" in out
+    assert "0 indexed, 2 unchanged" in out
+    card.refresh_from_db()
+    assert card.reader_version == CARD_READER_VERSION and card.winner == "appellant"
+    assert card.enrichment == {"holdings": [{"text": "kept"}]}
+    assert set(Node.objects.filter(document=card.document).values_list("pk", flat=True)) == nodes
+    call_command("load_judgments", folder, matter="Old cards", names="C19,C1")
+    assert "read again" not in capsys.readouterr().out

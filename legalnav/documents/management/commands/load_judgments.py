@@ -19,7 +19,12 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.documents.case_cards import case_card_enrich, case_cards_link, deferred_linking
+from legalnav.documents.case_cards import (
+    case_card_enrich,
+    case_cards_link,
+    case_cards_refresh,
+    deferred_linking,
+)
 from legalnav.documents.models import CaseCard, Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
 from legalnav.documents.services import DocumentRejected, document_add, document_index
@@ -121,6 +126,9 @@ class Command(BaseCommand):
                     self.stdout.write(
                         f"{n}/{len(files)} files, {time.perf_counter() - started:.0f} s"
                     )
+        reread = case_cards_refresh(matter=matter)
+        if reread:
+            self.stdout.write(f"{reread} case cards built by an older reader were read again.")
         linked = case_cards_link(matter=matter)
         cards = CaseCard.objects.filter(document__matter=matter).count()
         self.stdout.write(
