@@ -111,3 +111,86 @@ def test_page_api_mcp_and_ask_json_give_the_same_answer_field_by_field(world: Wo
     assert f"<dd>{floatformat(cost['inject_tokens'], '0g')} tokens</dd>" in html
     assert f"Ledger rows ({cost['calls']})" in html
     assert cost["verdict"] in html.replace("&#x27;", "'")
+
+
+def mcp_ask(token: str, matter_id: int, question: str) -> dict[str, Any]:
+    async def go():  # noqa: ANN202
+        async with McpClient(build_server(token=token)) as client:
+            return await client.call_tool(
+                "ask", {"matter_id": matter_id, "question": question, "wait_seconds": 60}
+            )
+
+    return run(go).structured_content
+
+
+def test_a_research_brief_is_the_same_through_every_door_and_bob_sees_none(world: World):
+    """A brief in a research matter, asked through MCP: the same report (route, side,
+    proposition, stance buckets with reasons, cost) from MCP, the API, ``research --json`` and
+    the page; a side asked back through MCP too; another matter's member gets nothing."""
+    from legalnav.documents.models import Document
+    from legalnav.documents.services import document_add, document_index
+    from legalnav.matters.models import Matter, Membership
+    from tests.conftest import MatterFactory, MembershipFactory
+    from tests.research.conftest import aila_path
+
+    research = MatterFactory(name="Dying declarations", kind=Matter.Kind.RESEARCH)
+    MembershipFactory(matter=research, user=world.alice, role=Membership.Role.OWNER)
+    for case in ("C1252", "C1193", "C1932", "C1010", "C51"):
+        doc, _ = document_add(
+            matter=research,
+            filename=f"{case}.txt",
+            data=aila_path(case).read_bytes(),
+            kind=Document.Kind.JUDGMENT,
+            enqueue=False,
+        )
+        assert document_index(document_id=doc.pk).status == "indexed"
+
+    asked = mcp_ask(
+        world.alice_token,
+        research.pk,
+        "The accused was convicted of murder on a dying declaration recorded by a magistrate "
+        "without corroboration. Can the conviction stand?",
+    )
+    assert asked["status"] == "answered", asked["error"]
+    clarify = asked["answer"]["research"]
+    assert clarify["route"] == "clarify" and clarify["asks_side"]
+    choice = next(o for o in clarify["options"] if o.startswith("I act for the accused."))
+
+    from_mcp = mcp_ask(world.alice_token, research.pk, choice)
+    assert from_mcp["status"] == "answered", from_mcp["error"]
+    answer = from_mcp["answer"]
+    r = answer["research"]
+    assert r["route"] == "deep" and r["side"] == "the accused" and not r["asks_side"]
+    assert r["proposition"] == "the conviction cannot stand"
+    ev = answer["evidence"]
+    assert ev["supporting"] and ev["adverse"], json.dumps(
+        {b: [x["reason"] for x in ev[b]] for b in ("supporting", "adverse", "neutral")}, indent=1
+    )
+    assert all("supports the accused" in row["reason"] for row in ev["supporting"])
+    assert all("adverse to the accused" in row["reason"] for row in ev["adverse"])
+    qid = from_mcp["id"]
+
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {world.alice_token}")
+    from_api = api.get(f"/api/v1/matters/{research.pk}/queries/{qid}").json()
+    out = StringIO()
+    call_command("research", choice, "--matter", str(research.pk), "--json", stdout=out)
+    # The command asks again: a new question, answered the same way (ids and times differ).
+    from_command = json.loads(out.getvalue())
+    browser = Client()
+    browser.force_login(world.alice)
+    page = browser.get(f"/matters/{research.pk}/questions/{qid}/")
+    from_page = page.context["page"].report.model_dump(mode="json")
+    for name, other in (("API", from_api), ("page", from_page)):
+        diff = differences(from_mcp, other)
+        assert not diff, f"MCP and the {name} disagree:\n" + "\n".join(diff)
+    for key in ("text", "evidence", "validation"):
+        assert from_command["answer"][key] == answer[key], key
+
+    def cited(report: dict[str, Any]) -> list[dict[str, Any]]:  # less each row's own id
+        return [{k: v for k, v in c.items() if k != "id"} for c in report["answer"]["citations"]]
+
+    assert cited(from_command) == cited(from_mcp)
+    assert from_command["answer"]["research"]["side"] == r["side"]
+
+    bob = Client(HTTP_AUTHORIZATION=f"Bearer {world.bob_token}")
+    assert bob.get(f"/api/v1/matters/{research.pk}/queries/{qid}").status_code == 404

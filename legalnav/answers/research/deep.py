@@ -164,7 +164,8 @@ def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provide
     plan = _plan_step(trace, query, route, provider)  # 1. plan
     queries = _expand_step(trace, question, plan)  # 2. expand
     mode = search_mode(m)
-    main = _support_search_step(trace, m, queries=queries, mode=mode)  # 3. supporting search
+    # 3. supporting search: the plan's queries state the issue; the expansion only widens
+    main = _support_search_step(trace, m, queries=queries, mode=mode, issue=len(plan.queries))
     # 4. adverse search: always run on a deep query
     by_query, screened, weakening = _adverse_search_step(trace, m, plan=plan, main=main, mode=mode)
     # 5. select
@@ -229,13 +230,13 @@ def _expand_step(trace: Trace, question: str, plan: Plan) -> list[str]:
 
 
 def _support_search_step(
-    trace: Trace, m: MatterView, *, queries: list[str], mode: str
+    trace: Trace, m: MatterView, *, queries: list[str], mode: str, issue: int
 ) -> list[JudgmentHit]:
     """The main search: the judgments the queries find, fused, deep enough for the adverse
     screen."""
     with trace.step("support_search", queries=queries, mode=mode, depth=CANDIDATE_DEPTH) as rec:
-        main = _fused_judgments(m, queries, mode, ADVERSE_POOL)
-        floor = relevant(main)
+        main = _fused_judgments(m, queries, mode, ADVERSE_POOL, issue_queries=issue)
+        floor = on_the_issue(main)
         rec.outputs = {
             "judgments": [
                 {
@@ -275,21 +276,37 @@ def _adverse_search_step(
     return by_query, screened, weakening
 
 
-def _fused_judgments(m: MatterView, queries: list[str], mode: str, k: int) -> list[JudgmentHit]:
-    """Judgments for several queries at once: each query's judgment ranking fused by RRF."""
+def _fused_judgments(
+    m: MatterView, queries: list[str], mode: str, k: int, *, issue_queries: int = 1
+) -> list[JudgmentHit]:
+    """Judgments for several queries at once: each query's judgment ranking fused by RRF. The
+    first ``issue_queries`` state the issue (the question, the proposition: the plan's), so a
+    judgment is on the issue when it passes the relevance floor for any one of them; the
+    queries after them (the proposition widened with legal terms) widen the search only."""
     per_query = [m.search.judgments(q, mode=mode, k=k, per_doc=3) for q in queries if q.strip()]
     if not per_query:
         return []
     fused = rrf([[h.doc for h in hits] for hits in per_query])
     best: dict[int, JudgmentHit] = {}
+    on_issue: set[int] = set()
+    for hits in per_query[:issue_queries]:
+        on_issue |= relevant(hits)
     for hits in per_query:
         for h in hits:
             best.setdefault(h.doc, h)
     out = []
     for d, score in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:k]:
         hit = best[d]
-        out.append(JudgmentHit(d, score, hit.passages, hit.ranks, hit.best))
+        out.append(JudgmentHit(d, score, hit.passages, hit.ranks, hit.best, d in on_issue))
     return out
+
+
+def on_the_issue(hits: list[JudgmentHit]) -> set[int]:
+    """The judgments among ``hits`` on the issue: by the fused queries' verdicts when there are
+    any, else by the relevance floor over ``hits`` themselves."""
+    if hits and all(h.on_issue is not None for h in hits):
+        return {h.doc for h in hits if h.on_issue}
+    return relevant(hits)
 
 
 # A judgment is evidence only if it is close to the best match: with embeddings, its best
@@ -373,7 +390,7 @@ def _candidates(
     # Every candidate must be on the issue: relevant to the main search. The adverse query
     # does not widen the pool (its lexical cues, "appeal dismissed", match any judgment); it
     # orders the adverse bucket, and the main pool is screened for adverse outcomes.
-    keep = relevant(main[:ADVERSE_POOL])
+    keep = on_the_issue(main[:ADVERSE_POOL])
     adverse_rank = {h.doc: i for i, h in enumerate(by_query)}
     for source, hs in (
         ("adverse", sorted(by_query[:15], key=lambda h: adverse_rank[h.doc])),

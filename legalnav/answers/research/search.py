@@ -40,6 +40,8 @@ class JudgmentHit:
     passages: list[PassageHit] = field(default_factory=list)  # its best passages, best first
     ranks: dict[str, int] = field(default_factory=dict)  # rank under each retriever (0-based)
     best: dict[str, float] = field(default_factory=dict)  # best passage score per retriever
+    # Set when several queries were fused: whether it passed the relevance floor for any one.
+    on_issue: bool | None = None
 
 
 MODES = ("bm25", "dense", "hybrid")
