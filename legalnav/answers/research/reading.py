@@ -779,7 +779,7 @@ def for_side(proposition: str, side: Side) -> str:
         r",?\s+or\s+(?:should|must|can|could|is|are|will|would|whether|does)\b", m.group("pred")
     )[0]
     pred = pred.strip()
-    keeps = _KEEPS.match(pred) and not re.match(r"^likely to be (?:set aside|reversed)", pred)
+    keeps = _KEEPS.match(pred)
     undoes = _UNDOES.match(pred)
     if not wish or bool(keeps) == bool(undoes):
         return ""
