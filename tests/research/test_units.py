@@ -82,6 +82,22 @@ def test_a_public_body_in_a_service_dispute_is_the_employer():
     assert judgment_stance(Side("employer"), board_lost).bucket == ADVERSE
 
 
+def test_the_reason_says_how_the_appeal_ended_in_plain_words():
+    from dataclasses import replace
+
+    # C1862: an appeal "disposed of" after the High Court's judgment was set aside and remitted.
+    disposed = _facts("C1862")
+    assert disposed.outcome == "disposed" and disposed.winner == "appellant"
+    stance = judgment_stance(Side("appellant"), disposed)
+    assert "the appeal was disposed of, so the appellant won" in stance.reason
+    # No closing words at all, but an operative order: "decided", never "unknown".
+    unread = replace(disposed, outcome="unknown")
+    assert (
+        "the appeal was decided, so the appellant won"
+        in judgment_stance(Side("appellant"), unread).reason
+    )
+
+
 def test_negative_judicial_treatment_turns_support_into_risk():
     flagged = _facts("C2215")  # State of M.P. v Bhailal Bhai: flagged, the State's appeal failed
     assert flagged.judicial_treatment

@@ -146,9 +146,13 @@ def side_in_case(side: Side, card: CardFacts) -> str:
 
 def _happened(side: Side, card: CardFacts, position: str, won: bool) -> str:
     """What the judgment did to a party in the user's position, in a lawyer's words."""
-    verb = {"allowed": "allowed", "dismissed": "dismissed", "remanded": "sent back"}.get(
-        card.outcome, card.outcome or "decided"
-    )
+    verb = {
+        "allowed": "allowed",
+        "dismissed": "dismissed",
+        "remanded": "sent back",
+        "disposed": "disposed of",
+        "partly_allowed": "partly allowed",
+    }.get(card.outcome, "decided")
     party = (
         f"the {side.role}"
         if side.role not in ("appellant", "respondent", "petitioner", "party")
