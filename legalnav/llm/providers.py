@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
@@ -68,6 +69,7 @@ class Completion:
     attempts: int = 1
     stop_reason: str | None = None
     call_id: int | None = None  # the LLMCall row written for this call
+    dollars: Decimal = Decimal(0)  # what that row charged
 
 
 class LLMProvider(Protocol):
@@ -82,6 +84,7 @@ class LLMProvider(Protocol):
         purpose: str,
         matter_id: int | None = None,
         query_id: int | None = None,
+        user_id: int | None = None,
     ) -> Completion: ...
 
 
@@ -205,6 +208,7 @@ class ClaudeProvider:
         purpose: str,
         matter_id: int | None = None,
         query_id: int | None = None,
+        user_id: int | None = None,
     ) -> Completion:
         """Send one Messages API request (retrying transient failures) and record it.
 
@@ -238,6 +242,7 @@ class ClaudeProvider:
                     purpose=purpose,
                     matter_id=matter_id,
                     query_id=query_id,
+                    user_id=user_id,
                 )
                 if error is None:
                     # Not a provider failure (a bug on our side): recorded, then surfaced as is.
@@ -250,6 +255,7 @@ class ClaudeProvider:
             purpose=purpose,
             matter_id=matter_id,
             query_id=query_id,
+            user_id=user_id,
         )
 
     def _wait_to_retry(self, exc: Exception, *, attempt: int, purpose: str) -> None:
@@ -280,6 +286,7 @@ class ClaudeProvider:
         purpose: str,
         matter_id: int | None,
         query_id: int | None,
+        user_id: int | None,
     ) -> LLMError | None:
         """Write the error row of a call that failed for good; return the error to raise in
         its place, or None when ``exc`` is not a provider failure and should surface as is."""
@@ -302,6 +309,7 @@ class ClaudeProvider:
             attempts=attempt,
             matter_id=matter_id,
             query_id=query_id,
+            user_id=user_id,
         )
         if transient:
             return LLMUnavailable(message)
@@ -318,6 +326,7 @@ class ClaudeProvider:
         purpose: str,
         matter_id: int | None,
         query_id: int | None,
+        user_id: int | None,
     ) -> Completion:
         """Write the ledger row of an answered call from its ``usage``; the Completion."""
         latency_ms = _elapsed_ms(started)
@@ -341,6 +350,7 @@ class ClaudeProvider:
             response_id=response.id or "",
             matter_id=matter_id,
             query_id=query_id,
+            user_id=user_id,
         )
         return Completion(
             text=text,
@@ -352,6 +362,7 @@ class ClaudeProvider:
             attempts=attempt,
             stop_reason=response.stop_reason,
             call_id=row.pk,
+            dollars=row.dollars,
         )
 
 

@@ -22,6 +22,7 @@ def llm_call_record(
     response_id: str = "",
     matter_id: int | None = None,
     query_id: int | None = None,
+    user_id: int | None = None,
 ) -> LLMCall:
     """Write one ledger row, pricing ``usage`` by ``card`` and keeping a snapshot of the card.
 
@@ -46,4 +47,5 @@ def llm_call_record(
         response_id=response_id[:100],
         matter_id=matter_id,
         query_id=query_id,
+        user_id=user_id,
     )

@@ -218,17 +218,10 @@ def fill_document_claude(
             max_tokens=OUTPUT_TOKENS_PER_COLUMN * len(batch) + 200,
             purpose=LLMCall.Purpose.GRID,
             matter_id=document.matter_id,
+            user_id=usage.user_id,
         )
         usage.calls += 1
-        if completion.call_id is not None:
-            if usage.user_id is not None:
-                LLMCall.objects.filter(pk=completion.call_id).update(user_id=usage.user_id)
-            row = (
-                LLMCall.objects.filter(pk=completion.call_id)
-                .values_list("dollars", flat=True)
-                .first()
-            )
-            usage.dollars += row or Decimal(0)
+        usage.dollars += completion.dollars
         data = prompts.parse_json_object(completion.text)
         items = data.get("cells") if isinstance(data, dict) else None
         by_key = (

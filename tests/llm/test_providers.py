@@ -109,6 +109,20 @@ def test_a_successful_call_writes_one_priced_row(replay):
     assert row.response_id == "msg_01ReplayXq7Yx3ZkP9w2Lm4Nb"
     assert row.latency_ms == completion.latency_ms >= 0
     assert row.token_footprint == 99_762
+    assert completion.dollars == row.dollars and row.user_id is None
+
+
+def test_whose_spend_a_call_is_is_on_its_row_answered_or_failed(replay):
+    """A call made for a user rather than a question (a review grid's) carries the user on its
+    ledger row from the start, the failed call's too, so that their spending cap counts both."""
+    replay.queue(message("ok", input_tokens=10, output_tokens=2), error(400))
+    provider = get_provider()
+    done = _ask(provider, matter_id=7, user_id=42)
+    with pytest.raises(LLMRequestError):
+        _ask(provider, matter_id=7, user_id=42)
+    rows = list(LLMCall.objects.order_by("pk").values_list("status", "user_id", "query_id"))
+    assert rows == [("ok", 42, None), ("error", 42, None)]
+    assert done.dollars == LLMCall.objects.get(status="ok").dollars > 0
 
 
 def test_the_request_carries_the_key_and_the_cache_control_block(replay):
