@@ -136,7 +136,8 @@ def _card_values(data: CaseCardData, *, document: Document, text: str) -> dict[s
 def case_cards_refresh(*, matter: Matter) -> int:
     """Re-read the case cards of ``matter`` that an older card reader built (their judgments'
     text is already indexed: nothing is re-parsed into clauses or re-embedded; Claude's
-    enrichment is kept, not asked again), then link citations once. Returns how many."""
+    enrichment is kept, not asked again), then link citations once (at the end of the
+    enclosing ``deferred_linking``, when there is one). Returns how many."""
     stale = list(
         Document.objects.filter(
             matter=matter,
@@ -146,10 +147,12 @@ def case_cards_refresh(*, matter: Matter) -> int:
     )
     if not stale:
         return 0
+    deferred = _DEFER_LINKING.get()
     with deferred_linking():
         for document in stale:
             case_card_build(document=document, enrich=False)
-    case_cards_link(matter=matter)
+    if not deferred:
+        case_cards_link(matter=matter)
     return len(stale)
 
 

@@ -9,12 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from legalnav.answers.models import Query, ResearchRun
-from legalnav.documents.models import Document
-from legalnav.documents.services import document_add, document_index
 from legalnav.matters.models import Matter
 from tests.browser.conftest import shot, sign_in
 from tests.conftest import MatterFactory, MembershipFactory
-from tests.research.conftest import aila_path
+from tests.research.conftest import add_judgments
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,15 +32,7 @@ def test_facts_without_a_side_are_asked_back_then_researched_for_the_side_chosen
     monkeypatch.setattr("legalnav.answers.core.CONTEXT_WINDOW_TOKENS", 5_000)
     matter = MatterFactory(kind=Matter.Kind.RESEARCH, name="Dying declarations")
     owner = MembershipFactory(matter=matter).user
-    for case in CASES:
-        doc, _ = document_add(
-            matter=matter,
-            filename=f"{case}.txt",
-            data=aila_path(case).read_bytes(),
-            kind=Document.Kind.JUDGMENT,
-            enqueue=False,
-        )
-        assert document_index(document_id=doc.pk).status == "indexed"
+    add_judgments(matter, CASES)
 
     sign_in(page, owner.username)
     page.goto(f"/matters/{matter.pk}/ask/")

@@ -101,15 +101,11 @@ def test_a_worker_killed_mid_index_loses_nothing(matter, tmp_path, redis_url, re
         worker.stop()
 
 
-def test_a_worker_killed_mid_answer_is_finished_by_another_after_the_sweep(
-    matter, tmp_path, redis_url, replay
-):
-    index_bioamber_pair(matter)
-    replay.queue(slow(message("never read", input_tokens=10, output_tokens=2)))
-    base = Document.objects.filter(matter=matter).order_by("pk").first()
-    replay.queue(
-        message(f"Minnesota law governs [{base.key}:s13.2].", input_tokens=100, output_tokens=9)
-    )
+def killed_mid_answer_then_swept(tmp_path, redis_url: str, replay, query: Query):  # type: ignore[no-untyped-def]
+    """Send ``query`` to a worker, kill the whole worker while its first Claude call waits (the
+    machine is gone, the unacknowledged message too), then start a new worker with beat, whose
+    sweeper sees the lease expire and sends the job again; return the query once it has ended,
+    and the new worker's log."""
     env = child_env(
         REDIS_URL=redis_url,
         ANTHROPIC_API_KEY="test-key",
@@ -121,91 +117,8 @@ def test_a_worker_killed_mid_answer_is_finished_by_another_after_the_sweep(
     first = start_worker(tmp_path, env, name="first")
     second = None
     try:
-        query = query_create(
-            matter=matter,
-            user=None,
-            question="Which law governs the agreement?",
-            mode="navembed",
-            enqueue=False,
-        )
         send(redis_url, "legalnav.answers.tasks.answer_query", query.pk)
-        wait_until(lambda: replay.requests, timeout=90, what="the answer call", logs=[first])
-        query.refresh_from_db()
-        assert query.status == "running"
-        first.kill_group()  # the machine running the worker is gone, unacknowledged message too
-
-        # A new worker with beat: its sweeper sees the lease expire and sends the job again.
-        second = start_worker(tmp_path, env, name="second", beat=True)
-
-        def finished() -> bool:
-            query.refresh_from_db()
-            return query.status not in ("queued", "running")
-
-        wait_until(finished, timeout=90, what="the sweeper and the new worker", logs=[second])
-        assert query.status == "answered", query.error_message
-        assert query.attempts == 2 and query.answer.text.startswith("Minnesota")
-        assert "lease expired, queued again" in second.log_path.read_text(errors="replace")
-    finally:
-        first.stop()
-        if second is not None:
-            second.stop()
-
-
-def test_a_research_brief_whose_worker_is_killed_is_finished_by_another_for_the_same_side(
-    tmp_path, redis_url, replay
-):
-    """A deep brief in a research matter (real AILA judgments) through the real worker: the
-    worker dies while Claude reads the question; the sweeper hands the job to a new worker, whose
-    Claude calls fail or make no sense, and the brief is finished offline, for the side read."""
-    from legalnav.answers.models import ResearchEvidence, ResearchRun
-    from legalnav.documents.services import document_index
-    from legalnav.matters.models import Matter
-    from tests.conftest import MatterFactory
-    from tests.research.conftest import aila_path
-
-    research = MatterFactory(kind=Matter.Kind.RESEARCH, name="Dying declarations")
-    for case in ("C1252", "C1193", "C1932", "C1010", "C51"):
-        doc, _ = document_add(
-            matter=research,
-            filename=f"{case}.txt",
-            data=aila_path(case).read_bytes(),
-            kind=Document.Kind.JUDGMENT,
-            enqueue=False,
-        )
-        assert document_index(document_id=doc.pk).status == "indexed"
-    failed = Reply(
-        status=500, body={"type": "error", "error": {"type": "api_error", "message": "x"}}
-    )
-    replay.queue(
-        slow(message("never read", input_tokens=10, output_tokens=2)),
-        message("Probably deep.", input_tokens=100, output_tokens=5),  # unreadable route
-        failed,  # the plan
-        failed,  # the stances
-        message("Answer\nThe accused's appeal was allowed.", input_tokens=100, output_tokens=9),
-    )
-    env = child_env(
-        REDIS_URL=redis_url,
-        ANTHROPIC_API_KEY="test-key",
-        ANTHROPIC_BASE_URL=replay.url,
-        LLM_MAX_ATTEMPTS="1",
-        JOB_LEASE_SECONDS="6",
-        JOB_SWEEP_SECONDS="1",
-    )
-    first = start_worker(tmp_path, env, name="first")
-    second = None
-    try:
-        query = query_create(
-            matter=research,
-            user=None,
-            question=(
-                "Prepare a research brief for the appellant: can a conviction for murder rest on "
-                "a dying declaration alone, without corroboration? Give authorities for and "
-                "against."
-            ),
-            enqueue=False,
-        )
-        send(redis_url, "legalnav.answers.tasks.answer_query", query.pk)
-        wait_until(lambda: replay.requests, timeout=90, what="the route call", logs=[first])
+        wait_until(lambda: replay.requests, timeout=90, what="the first call", logs=[first])
         query.refresh_from_db()
         assert query.status == "running"
         first.kill_group()
@@ -216,18 +129,77 @@ def test_a_research_brief_whose_worker_is_killed_is_finished_by_another_for_the_
             return query.status not in ("queued", "running")
 
         wait_until(finished, timeout=120, what="the sweeper and the new worker", logs=[second])
-        assert query.status == "answered", query.error_message
-        assert query.attempts == 2 and query.mode_used == "research:deep:brief"
-        run = ResearchRun.objects.get(query=query)  # one run: the dead attempt's was replaced
-        assert run.side == "an accused appellant"
-        assert run.proposition.startswith("a conviction for murder cannot rest")
-        buckets = set(ResearchEvidence.objects.filter(run=run).values_list("bucket", flat=True))
-        assert {"supporting", "adverse"} <= buckets
-        assert len(replay.requests) == 5  # the dead attempt's call and the four of the second
+        return query, second.log_path.read_text(errors="replace")
     finally:
         first.stop()
         if second is not None:
             second.stop()
+
+
+def test_a_worker_killed_mid_answer_is_finished_by_another_after_the_sweep(
+    matter, tmp_path, redis_url, replay
+):
+    index_bioamber_pair(matter)
+    replay.queue(slow(message("never read", input_tokens=10, output_tokens=2)))
+    base = Document.objects.filter(matter=matter).order_by("pk").first()
+    replay.queue(
+        message(f"Minnesota law governs [{base.key}:s13.2].", input_tokens=100, output_tokens=9)
+    )
+    query = query_create(
+        matter=matter,
+        user=None,
+        question="Which law governs the agreement?",
+        mode="navembed",
+        enqueue=False,
+    )
+    query, log = killed_mid_answer_then_swept(tmp_path, redis_url, replay, query)
+    assert query.status == "answered", query.error_message
+    assert query.attempts == 2 and query.answer.text.startswith("Minnesota")
+    assert "lease expired, queued again" in log
+
+
+def test_a_research_brief_whose_worker_is_killed_is_finished_by_another_for_the_same_side(
+    tmp_path, redis_url, replay
+):
+    """A deep brief in a research matter (real AILA judgments) through the real worker: the
+    worker dies while Claude reads the question; the sweeper hands the job to a new worker, whose
+    Claude calls fail or make no sense, and the brief is finished offline, for the side read."""
+    from legalnav.answers.models import ResearchEvidence, ResearchRun
+    from legalnav.matters.models import Matter
+    from tests.conftest import MatterFactory
+    from tests.research.conftest import add_judgments
+
+    research = MatterFactory(kind=Matter.Kind.RESEARCH, name="Dying declarations")
+    add_judgments(research, ["C1252", "C1193", "C1932", "C1010", "C51"])
+    failed = Reply(
+        status=500, body={"type": "error", "error": {"type": "api_error", "message": "x"}}
+    )
+    replay.queue(
+        slow(message("never read", input_tokens=10, output_tokens=2)),
+        message("Probably deep.", input_tokens=100, output_tokens=5),  # unreadable route
+        failed,  # the plan
+        failed,  # the stances
+        message("Answer\nThe accused's appeal was allowed.", input_tokens=100, output_tokens=9),
+    )
+    query = query_create(
+        matter=research,
+        user=None,
+        question=(
+            "Prepare a research brief for the appellant: can a conviction for murder rest on "
+            "a dying declaration alone, without corroboration? Give authorities for and "
+            "against."
+        ),
+        enqueue=False,
+    )
+    query, _log = killed_mid_answer_then_swept(tmp_path, redis_url, replay, query)
+    assert query.status == "answered", query.error_message
+    assert query.attempts == 2 and query.mode_used == "research:deep:brief"
+    run = ResearchRun.objects.get(query=query)  # one run: the dead attempt's was replaced
+    assert run.side == "an accused appellant"
+    assert run.proposition.startswith("a conviction for murder cannot rest")
+    buckets = set(ResearchEvidence.objects.filter(run=run).values_list("bucket", flat=True))
+    assert {"supporting", "adverse"} <= buckets
+    assert len(replay.requests) == 5  # the dead attempt's call and the four of the second
 
 
 def test_a_worker_killed_mid_grid_is_finished_by_another_and_keeps_the_cells(

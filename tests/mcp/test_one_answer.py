@@ -127,23 +127,13 @@ def test_a_research_brief_is_the_same_through_every_door_and_bob_sees_none(world
     """A brief in a research matter, asked through MCP: the same report (route, side,
     proposition, stance buckets with reasons, cost) from MCP, the API, ``research --json`` and
     the page; a side asked back through MCP too; another matter's member gets nothing."""
-    from legalnav.documents.models import Document
-    from legalnav.documents.services import document_add, document_index
     from legalnav.matters.models import Matter, Membership
     from tests.conftest import MatterFactory, MembershipFactory
-    from tests.research.conftest import aila_path
+    from tests.research.conftest import add_judgments
 
     research = MatterFactory(name="Dying declarations", kind=Matter.Kind.RESEARCH)
     MembershipFactory(matter=research, user=world.alice, role=Membership.Role.OWNER)
-    for case in ("C1252", "C1193", "C1932", "C1010", "C51"):
-        doc, _ = document_add(
-            matter=research,
-            filename=f"{case}.txt",
-            data=aila_path(case).read_bytes(),
-            kind=Document.Kind.JUDGMENT,
-            enqueue=False,
-        )
-        assert document_index(document_id=doc.pk).status == "indexed"
+    add_judgments(research, ["C1252", "C1193", "C1932", "C1010", "C51"])
 
     asked = mcp_ask(
         world.alice_token,

@@ -40,3 +40,23 @@ def research_matter(db):
     from tests.conftest import MatterFactory
 
     return MatterFactory(kind=Matter.Kind.RESEARCH, name="Precedent research")
+
+
+def add_judgments(matter, cases: list[str]) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """Add real AILA judgments to ``matter`` and index them here; their documents by case."""
+    from legalnav.documents.models import Document
+    from legalnav.documents.services import document_add, document_index
+
+    docs = {}
+    for case in cases:
+        doc, _ = document_add(
+            matter=matter,
+            filename=f"{case}.txt",
+            data=aila_path(case).read_bytes(),
+            kind=Document.Kind.JUDGMENT,
+            enqueue=False,
+        )
+        assert document_index(document_id=doc.pk).status == "indexed"
+        doc.refresh_from_db()
+        docs[case] = doc
+    return docs

@@ -15,11 +15,10 @@ from legalnav.answers.research.context import MAX_PER_DOC
 from legalnav.answers.research.listing import phrase_regex
 from legalnav.answers.services import query_answer, query_create
 from legalnav.documents.models import CaseCard, Document, Node
-from legalnav.documents.services import document_add, document_index
 from legalnav.llm.models import LLMCall
 from legalnav.llm.tokens import count_tokens
 from tests.llm.replay import Reply, message
-from tests.research.conftest import aila_path
+from tests.research.conftest import add_judgments
 
 # Dying declarations: Gopal (accused's appeal allowed) and Parveen Kumar (State's appeal
 # dismissed) went the accused's way; Varikuppal Srinivas (accused's appeal dismissed) and
@@ -47,19 +46,7 @@ DEEP_STEPS = [
 
 @pytest.fixture
 def judgments(research_matter) -> dict[str, Document]:
-    docs = {}
-    for case in SLICE:
-        doc, _ = document_add(
-            matter=research_matter,
-            filename=f"{case}.txt",
-            data=aila_path(case).read_bytes(),
-            kind=Document.Kind.JUDGMENT,
-            enqueue=False,
-        )
-        assert document_index(document_id=doc.pk).status == "indexed"
-        doc.refresh_from_db()
-        docs[case] = doc
-    return docs
+    return add_judgments(research_matter, SLICE)
 
 
 def ask(matter, question: str) -> Query:

@@ -230,48 +230,37 @@ def aila_rankings(
         "passages": corpus.size,
         "load_seconds": round(load_s, 1),
     }
-    for mode in modes:
+
+    def scored(rank: Callable[[str], list[str]]) -> dict[str, float | int]:
+        """Each dev query ranked by ``rank``, scored, with the seconds a query took."""
         t = time.perf_counter()
-        rankings = {
-            q: [names[h.doc] for h in search.judgments(text, mode=mode, k=depth, per_doc=1)]
-            for q, text in dev.queries.items()
-        }
+        rankings = {q: rank(text) for q, text in dev.queries.items()}
         metrics = retrieval_metrics(rankings, dev.qrels)
         metrics["seconds_per_query"] = round((time.perf_counter() - t) / len(dev.queries), 2)
-        out[f"research:{mode}"] = metrics
+        return metrics
+
+    def by(searcher: JudgmentSearch, mode: str) -> Callable[[str], list[str]]:
+        searcher._matrix = search._matrix  # noqa: SLF001 - the same vectors, stacked once
+        return lambda text: [
+            names[h.doc] for h in searcher.judgments(text, mode=mode, k=depth, per_doc=1)
+        ]
+
+    retriever = Retriever(corpus) if engine else None
+    for mode in modes:
+        out[f"research:{mode}"] = scored(by(search, mode))
         if mode in ("bm25", "hybrid"):
-            t = time.perf_counter()
-            passage._matrix = search._matrix  # noqa: SLF001 - the same vectors
-            rankings = {
-                q: [names[h.doc] for h in passage.judgments(text, mode=mode, k=depth, per_doc=1)]
-                for q, text in dev.queries.items()
-            }
-            metrics = retrieval_metrics(rankings, dev.qrels)
-            metrics["seconds_per_query"] = round((time.perf_counter() - t) / len(dev.queries), 2)
-            out[f"research:{mode}:best-passage"] = metrics
+            out[f"research:{mode}:best-passage"] = scored(by(passage, mode))
         if mode in ("dense", "hybrid"):
-            t = time.perf_counter()
-            single._matrix = search._matrix  # noqa: SLF001 - the same vectors, stacked once
-            rankings = {
-                q: [names[h.doc] for h in single.judgments(text, mode=mode, k=depth, per_doc=1)]
-                for q, text in dev.queries.items()
-            }
-            metrics = retrieval_metrics(rankings, dev.qrels)
-            metrics["seconds_per_query"] = round((time.perf_counter() - t) / len(dev.queries), 2)
-            out[f"research:{mode}:one-window"] = metrics
-        if engine:
-            retriever = Retriever(corpus)
-            t = time.perf_counter()
+            out[f"research:{mode}:one-window"] = scored(by(single, mode))
+        if retriever is not None:
             strategy = {"bm25": "navembed:bm25", "dense": "navembed:dense", "hybrid": "navembed"}[
                 mode
             ]
-            engine_rankings = {
-                q: [names[h.doc] for h in rank_documents(retriever, text, strategy, depth).hits]
-                for q, text in dev.queries.items()
-            }
-            metrics = retrieval_metrics(engine_rankings, dev.qrels)
-            metrics["seconds_per_query"] = round((time.perf_counter() - t) / len(dev.queries), 2)
-            out[f"engine:{mode}"] = metrics
+            out[f"engine:{mode}"] = scored(
+                lambda text, s=strategy, r=retriever: [
+                    names[h.doc] for h in rank_documents(r, text, s, depth).hits
+                ]
+            )
     return out
 
 

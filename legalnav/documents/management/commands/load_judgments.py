@@ -126,7 +126,7 @@ class Command(BaseCommand):
                     self.stdout.write(
                         f"{n}/{len(files)} files, {time.perf_counter() - started:.0f} s"
                     )
-        reread = case_cards_refresh(matter=matter)
+            reread = case_cards_refresh(matter=matter)  # linked with the rest, below
         if reread:
             self.stdout.write(f"{reread} case cards built by an older reader were read again.")
         linked = case_cards_link(matter=matter)
