@@ -142,6 +142,26 @@ def report(judged, *, title: str, as_json: bool) -> dict[str, Any]:  # type: ign
     return {"categories": table, "overall": overall}
 
 
+def report_values(data: Path, names: list[str], by_doc, *, as_json: bool) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """The value-level figures (RETRIEVE-PROTOCOL.md, "How values are scored")."""
+    from legalnav.evaluation.values import cuad_answers, judge_cells, value_figures
+
+    rows = [
+        json.loads(x) for x in (data / "cuad" / "spans.jsonl").open(encoding="utf-8") if x.strip()
+    ]
+    judged = judge_cells(cuad_answers(rows, set(names)), by_doc, names)
+    figures = value_figures(judged)
+    if not as_json:
+        print("\nvalues against CUAD's normalised answers")
+        for key in ("typed_right", "dates_right", "parties_right", "durations_right",
+                    "jurisdiction_right", "yes_no_accuracy", "yes_no_all_no_accuracy",
+                    "yes_f1_pooled", "yes_f1_mean"):  # fmt: skip
+            print(f"  {key:<28}{figures.get(key, float('nan')):.3f}")
+        print(f"  per typed column: {figures['per_key']}")
+        print(f"  yes F1 per column: {figures['yes_f1_per_key']}")
+    return figures
+
+
 def run_door(
     names: list[str], data: Path, columns: list[dict[str, str]], cache: str | None
 ) -> tuple[dict[str, list[dict]], float, int]:
@@ -191,6 +211,7 @@ def main() -> None:
     )
     parser.add_argument("--cache", default=None, help="index cache folder (default the door's)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--save", default=None, help="write the door's cells to this JSON file")
     args = parser.parse_args()
 
     sys.path.insert(0, str(REPO))
@@ -218,6 +239,8 @@ def main() -> None:
         )
         return
     by_doc, wall, errors = run_door(names, data, columns, args.cache)
+    if args.save:
+        Path(args.save).write_text(json.dumps(by_doc), encoding="utf-8")
     judged = judge_cells(names, spans, unlocated, by_doc)
     title = (
         f"extract --json on {len(names)} CUAD dev contracts x {len(columns)} columns "
@@ -226,6 +249,7 @@ def main() -> None:
         "contract (indexing included where the cache lacked it)"
     )
     result = report(judged, title=title, as_json=args.json)
+    result["values"] = report_values(data, names, by_doc, as_json=args.json)
     if args.json:
         result["wall_s"] = wall
         result["contracts"] = len(names)

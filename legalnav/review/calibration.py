@@ -278,3 +278,5 @@ COLUMN_PRIORS: dict[str, float] = {
     "Volume Restriction": -2.0015,
     "Warranty Duration": -2.0015,
 }
+# Per preset column, the confidence below which its cell says "not found" (else NOT_FOUND_BELOW).
+COLUMN_THRESHOLDS: dict[str, float] = {}

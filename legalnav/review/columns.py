@@ -448,6 +448,11 @@ CUAD_COLUMNS: tuple[Column, ...] = (
     ),
 )
 
+# The preset columns whose CUAD answer is "Yes" or "No" (every category after the eight that
+# name a value: document name, parties, three dates, two periods, governing law). Their cells say
+# "Yes" first, whatever type a caller asks them in.
+YES_NO_KEYS = frozenset(c.key for c in CUAD_COLUMNS[8:])
+
 # CUAD's README spells some categories differently from its gold spans; a request may use either.
 _ALIASES = {
     "notice to terminate renewal": "notice period to terminate renewal",

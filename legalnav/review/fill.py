@@ -27,16 +27,18 @@ answerer can all call it.
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from django.conf import settings
 
-from legalnav.documents.parsing.values import Extracted, extractor_for
+from legalnav.documents.parsing.values import Duration, Extracted, extractor_for
 from legalnav.retrieval import topics
 from legalnav.retrieval.engine import Retriever, query_tokens
 from legalnav.retrieval.evidence import Unit, lexical_scores, split_units, unit_vectors
@@ -44,11 +46,12 @@ from legalnav.retrieval.topics import Topic
 from legalnav.review.calibration import (
     CELL_WEIGHTS,
     COLUMN_PRIORS,
+    COLUMN_THRESHOLDS,
     CUE_WEIGHTS,
     NOT_FOUND_BELOW,
     UNIT_WEIGHTS,
 )
-from legalnav.review.columns import Column, compiled_cues, preset_column
+from legalnav.review.columns import YES_NO_KEYS, Column, compiled_cues, preset_column
 
 NOT_FOUND = "not found"
 TOP_PASSAGES = 6  # passages of the first stage whose units are candidates
@@ -112,6 +115,9 @@ class Cell:
     typed: object = None  # the extractor's value (a date, Duration, Amount, parties, place)
     searched: str = ""  # what was looked for, shown with a "not found"
     candidates: list[Candidate] = field(default_factory=list, repr=False)
+    # How the value was read, for the cell's panel: "2010-04-15 + 4 years = 2014-04-15",
+    # "Yes: the quoted provision is a non-compete".
+    reason: str = ""
 
     @property
     def found(self) -> bool:
@@ -273,7 +279,7 @@ def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Can
     units = [view.units[u] for u in picked]
     unit_lex = lexical_scores(corpus, tokens, units)
     best_unit_lex = max(float(unit_lex.max()), 1e-9) if unit_lex.size else 1.0
-    extractor = extractor_for(column.key, column.type)
+    extractor = column_extractor(column)
     best_cos = float(cos.max()) if cos.size else 0.0
     ucos = (view.unit_matrix()[picked] @ qvec if qvec.size > 1 else np.zeros(len(picked))).astype(
         np.float64
@@ -313,12 +319,24 @@ def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Can
 PARTY_READING = 1500  # characters of a preamble read for the parties from a candidate sentence
 
 
+def value_type(column: Column) -> str:
+    """The type a cell's value is read as: a preset column's own type whatever type a caller
+    sent (an 'Agreement Date' asked as free text is still read as a date), else the column's."""
+    preset = preset_column(column.key)
+    return preset.type if preset is not None else column.type
+
+
+def column_extractor(column: Column):  # type: ignore[no-untyped-def]
+    preset = preset_column(column.key)
+    return extractor_for(preset.key if preset else column.key, value_type(column))
+
+
 def _reading(view: DocumentView, unit: Unit, column: Column) -> tuple[int, str]:
     """Where the extractor's reading of a unit ends, and its text: the unit, or for a party
     column the rest of its passage too (the sentence cutter stops a preamble at "Sibannac, Inc."
     before the short name "("COMPANY")" that marks it as a party). The cell quotes what was
     read."""
-    if column.type != "party":
+    if value_type(column) != "party":
         return unit.end, unit.text
     end = max(min(view.corpus.passage(unit.row).end, unit.start + PARTY_READING), unit.end)
     return end, _WS.sub(" ", view.text[unit.start : end]).strip()
@@ -333,17 +351,37 @@ def cell_features(best_logit: float, prior: float) -> np.ndarray:
     return np.array([1.0, best_logit, prior])
 
 
-def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object]:
-    """The typed value read from the quotations (the best first), else "Yes" for a yes/no
-    column, else the best quotation's text."""
-    for c in quoted:
-        if c.extracted is not None:
-            return c.extracted.display, c.extracted.value
-    best = quoted[0]
+# A typed column whose best quotation holds no value of its type takes the best candidate that
+# does, when it scores within this many log-odds of the best (a "Term" heading above the
+# sentence that states the term).
+TYPED_MARGIN = 3.0
+# Columns with no value unless their wording is there: a sentence that speaks of no renewal has
+# no renewal term, whatever its score.
+NEEDS_VALUE = frozenset({"renewal term", "notice period to terminate renewal"})
+
+
+def _shorten(text: str, n: int = VALUE_CHARS) -> str:
+    return text if len(text) <= n else text[: n - 1].rstrip() + "…"
+
+
+def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
+    """(value, typed value, reason) read from the quotations, the best first. A preset yes/no
+    category says "Yes" first (with its typed value after it for a cap or a warranty period),
+    else the typed value, else the best quotation's text."""
+    typed = next((c.extracted for c in quoted if c.extracted is not None), None)
+    preset = preset_column(column.key)
+    if preset is not None and preset.key in YES_NO_KEYS:
+        reason = f"Yes: the quoted provision reads as {preset.key} ({preset.description})"
+        if typed is not None:
+            return f"Yes: {typed.display}", typed.value, reason
+        if value_type(column) == "yes_no" or column.type == "yes_no":
+            return "Yes", True, reason
+        return f"Yes: {_shorten(quoted[0].text, VALUE_CHARS - 5)}", True, reason
+    if typed is not None:
+        return typed.display, typed.value, ""
     if column.type == "yes_no":
-        return "Yes", True
-    text = best.text
-    return (text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1].rstrip() + "…"), None
+        return "Yes", True, "Yes: the quoted provision answers the question"
+    return _shorten(quoted[0].text), None, ""
 
 
 def fill_column(
@@ -356,6 +394,7 @@ def fill_column(
     cell_weights: Sequence[float] = CELL_WEIGHTS,
     threshold: float = NOT_FOUND_BELOW,
     prior: float | None = None,
+    thresholds: dict[str, float] | None = None,
 ) -> Cell:
     """The cell for one column of one document (see the module docstring)."""
     cue_weights = CUE_WEIGHTS if cue_weights is None else cue_weights
@@ -375,25 +414,194 @@ def fill_column(
     best = ranked[0]
     prior = column_prior(column) if prior is None else prior
     confidence = _sigmoid(float(cell_features(best.logit, prior) @ np.asarray(cell_weights)))
-    if confidence < threshold:
+    preset = preset_column(column.key)
+    per_column = COLUMN_THRESHOLDS if thresholds is None else thresholds
+    limit = per_column.get(preset.key, threshold) if preset else threshold
+    if confidence < limit:
         return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
+    if column_extractor(column) is not None and best.extracted is None:
+        typed = next(
+            (
+                c
+                for c in ranked[1:]
+                if c.extracted is not None and c.logit >= best.logit - TYPED_MARGIN
+            ),
+            None,
+        )
+        if typed is not None:
+            best = typed
+        elif (preset.key if preset else column.key).lower() in NEEDS_VALUE:
+            searched += "; the best sentences state no such period"
+            return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
     quoted = [best]
-    if len(ranked) > 1:
-        second = ranked[1]
+    others = [c for c in ranked if c is not best]
+    if others:
+        second = others[0]
         far = second.end <= best.start or second.start >= best.end
         if far and _sigmoid(second.logit) >= SECOND_SPAN_RATIO * _sigmoid(best.logit):
             quoted.append(second)
     spans = [(c.start, c.end) for c in quoted]
-    value, typed = _value(column, quoted)
-    return Cell(column.key, value, sorted(spans), confidence, column.type, typed, searched, ranked)
+    value, typed, reason = _value(column, quoted)
+    return Cell(
+        column.key, value, sorted(spans), confidence, column.type, typed, searched, ranked, reason
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Constants:
+    """The fitted constants one fill runs with (calibration.py's by default; the fitting code
+    passes a fold's own)."""
+
+    unit_weights: Sequence[float] = UNIT_WEIGHTS
+    cue_weights: dict[str, tuple[float, ...]] = field(default_factory=lambda: CUE_WEIGHTS)
+    cell_weights: Sequence[float] = CELL_WEIGHTS
+    threshold: float = NOT_FOUND_BELOW
+    priors: dict[str, float] = field(default_factory=lambda: COLUMN_PRIORS)
+    thresholds: dict[str, float] = field(default_factory=lambda: COLUMN_THRESHOLDS)
 
 
 def fill_document(
-    *, text: str, retriever: Retriever, columns: Sequence[Column], doc: int = 0
+    *,
+    text: str,
+    retriever: Retriever,
+    columns: Sequence[Column],
+    doc: int = 0,
+    constants: Constants | None = None,
 ) -> list[Cell]:
     """One cell per column for document ``doc`` of the retriever's corpus (whose text is
     ``text``), in the columns' order. Deterministic: the same text, index and columns give the
-    same cells."""
+    same cells. Dates that depend on one another are read together afterwards (dates_resolve)."""
+    k = constants or Constants()
     view = DocumentView(text, retriever, doc)
     vectors = view.question_vectors([c.search_text for c in columns])
-    return [fill_column(view, c, vectors[i]) for i, c in enumerate(columns)]
+
+    def one(column: Column, qvec: np.ndarray) -> Cell:
+        preset = preset_column(column.key)
+        return fill_column(
+            view,
+            column,
+            qvec,
+            unit_weights=k.unit_weights,
+            cue_weights=k.cue_weights,
+            cell_weights=k.cell_weights,
+            threshold=k.threshold,
+            prior=k.priors.get(preset.key, DEFAULT_PRIOR) if preset else DEFAULT_PRIOR,
+            thresholds=k.thresholds,
+        )
+
+    cells = [one(c, vectors[i]) for i, c in enumerate(columns)]
+
+    def helper(key: str) -> Cell | None:
+        column = preset_column(key)
+        assert column is not None
+        return one(column, view.question_vectors([column.search_text])[0])
+
+    dates_resolve(cells, helper)
+    return cells
+
+
+# --- dates read together -------------------------------------------------------------------------
+
+_OPENING_DATE_RX = re.compile(
+    r"\b(?:date first (?:above |herein )?(?:written|set forth|stated|mentioned)|"
+    r"(?:the )?date (?:hereof|of this agreement|of execution|of signature)|"
+    r"first (?:above )?written|execution (?:date|of this agreement)|date this agreement is signed)\b",
+    re.I,
+)
+_START_IN_TERM_RX = re.compile(
+    r"\b(?:commenc\w*|begin\w*|start\w*|effective|from)\b(?:\s+\w+){0,3}\s*(?:on|as of|from)?\s*$",
+    re.I,
+)
+
+
+def add_period(start: dt.date, period: Duration) -> dt.date:
+    """start + a period of time, by the calendar: a year or a month keeps the day of the month
+    (clamped to the month's end), days and weeks are counted."""
+    if period.unit == "year" or period.unit == "month":
+        months = period.number * (12 if period.unit == "year" else 1)
+        y, m = divmod(start.month - 1 + months, 12)
+        year, month = start.year + y, m + 1
+        last = calendar.monthrange(year, month)[1]
+        return dt.date(year, month, min(start.day, last))
+    days = period.number * (7 if period.unit == "week" else 1)
+    return start + dt.timedelta(days=days)
+
+
+def _cell_date(cell: Cell | None) -> dt.date | None:
+    return (
+        cell.typed if cell is not None and cell.found and isinstance(cell.typed, dt.date) else None
+    )
+
+
+def dates_resolve(cells: list[Cell], fill_preset: Callable[[str], Cell | None]) -> None:
+    """Read the dates that depend on others, in place:
+
+    - an Effective Date stated as 'the date first written above' is the Agreement Date;
+    - an Expiration Date stated as a term ('four (4) years', 'the seventh anniversary') is the
+      start the sentence names, else the Effective Date, else the Agreement Date, plus that term,
+      with the arithmetic kept as the cell's reason ('2010-04-15 + 4 years = 2014-04-15').
+
+    ``fill_preset`` fills a preset column that was not asked for (the expiration needs a start
+    even in a grid without an Effective Date column)."""
+    by_key = {}
+    for cell in cells:
+        preset = preset_column(cell.key)
+        if preset is not None:
+            by_key[preset.key] = cell
+    needs = by_key.get("Expiration Date") is not None and isinstance(
+        by_key["Expiration Date"].typed, Duration
+    )
+    effective = by_key.get("Effective Date")
+    needs = needs or (effective is not None and effective.found and effective.typed is None)
+    if not needs:
+        return
+    agreement = by_key.get("Agreement Date") or fill_preset("Agreement Date")
+    opening = _cell_date(agreement)
+    quote = _cell_quote(effective)
+    if effective is not None and effective.found and effective.typed is None and opening:
+        if _OPENING_DATE_RX.search(quote):
+            effective.typed = opening
+            effective.value = opening.isoformat()
+            effective.reason = (
+                f"the agreement takes effect on the date it bears: {opening.isoformat()} "
+                "(its Agreement Date)"
+            )
+    expiration = by_key.get("Expiration Date")
+    if expiration is None or not isinstance(expiration.typed, Duration):
+        return
+    term: Duration = expiration.typed
+    start, said = _term_start(expiration), "the start the term names"
+    if start is None:
+        effective = effective if effective is not None else fill_preset("Effective Date")
+        start, said = _cell_date(effective), "the Effective Date"
+    if start is None:
+        start, said = opening, "the Agreement Date"
+    shown = f"{term.number} {term.unit}{'s' if term.number != 1 else ''}"
+    if start is None:
+        expiration.value = f"{shown} from the start (no start date found)"
+        expiration.reason = "the term is stated as a period, and no start date was found"
+        return
+    end = add_period(start, term)
+    expiration.typed = end
+    expiration.value = end.isoformat()
+    expiration.reason = f"{start.isoformat()} + {shown} = {end.isoformat()} (start: {said})"
+
+
+def _cell_quote(cell: Cell | None) -> str:
+    if cell is None or not cell.found or not cell.candidates:
+        return ""
+    spans = set(cell.spans)
+    return " ".join(c.text for c in cell.candidates if (c.start, c.end) in spans)
+
+
+def _term_start(cell: Cell) -> dt.date | None:
+    """A date the term's own sentence says it starts on ('shall commence on July 23, 2013')."""
+    from legalnav.documents.parsing.values import extract_dates
+
+    text = _cell_quote(cell)
+    for d in extract_dates(text):
+        if isinstance(d.value, dt.date) and _START_IN_TERM_RX.search(
+            text[max(0, d.start - 40) : d.start]
+        ):
+            return d.value
+    return None

@@ -93,7 +93,7 @@ _DATE_PATTERNS = [
         _DAY_RX + r"\s+day\s+of\s+" + _MONTH_RX + r",?\s+(?:in the year\s+)?(?P<year>\d{4})", re.I
     ),
     # January 1, 2020 / Jan. 1st 2020
-    re.compile(_MONTH_RX + r"\s+" + _DAY_RX + r",?\s+(?P<year>\d{4})\b", re.I),
+    re.compile(_MONTH_RX + r"\s+" + _DAY_RX + r"(?:,\s*|\s+)(?P<year>\d{4})\b", re.I),
     # 1 January 2020
     re.compile(r"\b" + _DAY_RX + r"\s+" + _MONTH_RX + r",?\s+(?P<year>\d{4})\b", re.I),
     # 2020-01-31
@@ -227,23 +227,145 @@ _PERPETUAL_RX = re.compile(
 )
 
 
+_END_CUE_RX = re.compile(
+    r"\b(?:expir\w*|terminat\w*|end(?:s|ing)?|until|through|thru|to|ending|lapse\w*)"
+    r"(?:\s+(?:on|at|upon|as of|the close of business on|midnight on))?\s*[:,]?\s*$",
+    re.I,
+)
+_START_CUE_RX = re.compile(
+    r"\b(?:commenc\w*|begin\w*|began|start\w*|effective|from|dated|made|as of)\b", re.I
+)
+_ORDINALS = {
+    w: n + 1
+    for n, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+        "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
+    )
+}
+_ANNIVERSARY_RX = re.compile(
+    r"\b(?P<ord>"
+    + "|".join(_ORDINALS)
+    + r"|\d{1,2}(?:st|nd|rd|th))\s+(?:\(\d+(?:st|nd|rd|th)?\)\s+)?"
+    r"anniversary\b",
+    re.I,
+)
+
+
+def _anniversary(text: str) -> Extracted | None:
+    m = _ANNIVERSARY_RX.search(text)
+    if m is None:
+        return None
+    raw = m.group("ord").lower()
+    n = _ORDINALS.get(raw) or int(re.sub(r"\D", "", raw))
+    d = Duration(n, "year")
+    return Extracted(d, str(d), m.start(), m.end())
+
+
+def term_end_date(text: str) -> Extracted | None:
+    """The date a term is said to end on: a date after 'expire on', 'until', 'through', 'to'
+    ('from 1 January 2013 to 31 December 2013'), else the later of a start and an end date."""
+    dates = extract_dates(text)
+    dates = [d for d in dates if isinstance(d.value, dt.date)]
+    for d in dates:
+        if _END_CUE_RX.search(text[max(0, d.start - 45) : d.start]):
+            return d
+    if len(dates) >= 2 and _START_CUE_RX.search(text[max(0, dates[0].start - 45) : dates[0].start]):
+        return max(dates[1:], key=lambda d: d.value)  # type: ignore[arg-type,return-value]
+    return None
+
+
 def extract_term_end(text: str) -> Extracted | None:
-    """When a term ends: a date, else a period ('five years from the Effective Date'), else
-    'perpetual' for a term that runs until terminated. The expiration column is a date column,
-    but contracts more often state the term as a period than as a date."""
-    date = extract_date(text)
-    if date is not None and re.search(
-        r"\b(?:expir|terminat|end|until|through|continu)\w*\b", text, re.I
-    ):
-        return date
-    period = extract_duration(text)
+    """When a term ends: a date ('shall expire on July 22, 2016'), else a period ('five years
+    from the Effective Date', 'the seventh anniversary of the date hereof') that the grid adds
+    to the start date, else 'perpetual' for a term that runs until terminated. The expiration
+    column is a date column, but contracts more often state the term as a period than as a
+    date."""
+    end = term_end_date(text)
+    if end is not None:
+        return end
+    if re.search(r"\bin perpetuity\b|\bperpetual\b|\bindefinite(?:ly)?\b", text, re.I):
+        m = _PERPETUAL_RX.search(text)
+        if m:
+            return Extracted("perpetual", "perpetual (until terminated)", m.start(), m.end())
+    period = _anniversary(text) or extract_duration(text)
     if period is not None:
         return period
-    if date is not None:
+    date = extract_date(text)
+    if date is not None and re.search(r"\b(?:expir|terminat|end|until|through)\w*\b", text, re.I):
         return date
     m = _PERPETUAL_RX.search(text)
     if m:
         return Extracted("perpetual", "perpetual (until terminated)", m.start(), m.end())
+    return None
+
+
+# --- renewal terms and the notice that stops them ----------------------------------------------
+
+_RENEWAL_WORDING_RX = re.compile(
+    r"\b(?:renew\w*|extend\w*|extension|successive|evergreen|year[- ]to[- ]year|"
+    r"month[- ]to[- ]month|additional (?:term|period)s?|further (?:term|period)s?)\b",
+    re.I,
+)
+_NOTICE_AFTER_RX = re.compile(
+    r"^[\s'’)]*(?:\(\d+\)\s*)?(?:s'|'s|’s|s’)?\s*(?:prior|before|in advance|advance|written notice|"
+    r"notice|preceding|ahead)",
+    re.I,
+)
+_NOTICE_BEFORE_RX = re.compile(
+    r"(?:at least|not less than|no less than|no later than|not later than|minimum of|"
+    r"upon|with|giving|gives|give|on|by)\s+(?:the\s+)?$",
+    re.I,
+)
+
+
+def extract_renewal(text: str) -> Extracted | None:
+    """The length of a renewal term: 'shall automatically renew for successive one (1) year
+    periods unless either party gives sixty (60) days' notice' -> successive 1-year terms. Only
+    text that speaks of renewal or extension has one; the notice period in the same sentence is
+    not the renewal term."""
+    wording = _RENEWAL_WORDING_RX.search(text)
+    if wording is None:
+        return None
+    periods = [
+        e
+        for e in extract_durations(text)
+        if not _NOTICE_AFTER_RX.match(text[e.end : e.end + 30])
+        and not _NOTICE_BEFORE_RX.search(text[max(0, e.start - 20) : e.start])
+    ]
+    if not periods:
+        return None
+    # The period written after the renewal wording, else the one closest before it.
+    after = [e for e in periods if e.start >= wording.start()]
+    chosen = after[0] if after else periods[-1]
+    d: Duration = chosen.value  # type: ignore[assignment]
+    unit = d.unit if d.number == 1 else d.unit
+    successive = bool(_RENEWS_RX.search(text)) or bool(
+        re.search(r"\b(?:each|further|additional|successive)\b", text, re.I)
+    )
+    display = (
+        f"successive {d.number}-{unit} terms"
+        if successive
+        else f"renewal for {d.number} {unit}{'s' if d.number != 1 else ''}"
+    )
+    return Extracted(Duration(d.number, d.unit, True), display, chosen.start, chosen.end)
+
+
+def extract_notice_period(text: str) -> Extracted | None:
+    """The notice needed to stop a renewal: the period written as notice ('at least ninety (90)
+    days prior to the end of the then-current term', "sixty (60) days' written notice"), in text
+    that speaks of renewal, expiry or the end of a term."""
+    if not re.search(r"\b(?:renew\w*|expir\w*|extend\w*|extension|end of the|then[- ]current|"
+                     r"successive|non-?renewal)\b", text, re.I):  # fmt: skip
+        return None
+    for e in extract_durations(text):
+        if _NOTICE_AFTER_RX.match(text[e.end : e.end + 30]) or _NOTICE_BEFORE_RX.search(
+            text[max(0, e.start - 20) : e.start]
+        ):
+            d: Duration = e.value  # type: ignore[assignment]
+            shown = f"{d.number} {d.unit}{'s' if d.number != 1 else ''}"
+            return Extracted(
+                Duration(d.number, d.unit), f"{shown}' notice before the term ends", e.start, e.end
+            )
     return None
 
 
@@ -358,9 +480,14 @@ _BETWEEN_RX = re.compile(r"\b(?:by\s+and\s+)?(?:between|among|amongst)\s*:?\s+",
 def _clean_name(raw: str) -> str:
     raw = re.sub(r"\s+", " ", raw).strip(" ,;:\n\t")
     # Drop the description after the name: ", a Delaware corporation", ", with offices at ...".
+    raw = re.sub(
+        r"^(?:Party\s+[A-Z]|Gentlemen|Ladies and Gentlemen|Dear\s+[^:]{1,40})\s*:\s*", "", raw
+    )
     m = re.match(
-        r"(.+?" + _ENTITY_SUFFIX + r")(?=[\s,(]|$)",
+        r"(.+?\b" + _ENTITY_SUFFIX + r"(?:,?\s+(?:d/b/a|dba|doing business as|f/k/a)\s+[^,(]{2,60}?"
+        r"(?=\s*[,(]|$))?)(?=[\s,(]|$)",
         raw,
+        re.I,
     )
     name = m.group(1) if m else re.split(r",\s+(?:an?|the|with|having|whose|located)\b", raw)[0]
     # Enumerators and joining words a preamble puts before a name: "(1)", "- and -", "AND:".
@@ -370,33 +497,80 @@ def _clean_name(raw: str) -> str:
         name.strip(" ,;:"),
         flags=re.I,
     )
+    # "for services of Arnold Schwarzenegger": lower-case words before the name are not it.
+    name = re.sub(r"^(?:[a-z][\w'’\-]*\s+)+(?=[A-Z])", "", name.strip(" ,;:"))
     return name.strip(" ,;:")
+
+
+# Where a preamble ends: the recitals, the operative words, the first article or the contents.
+_PREAMBLE_END_RX = re.compile(
+    r"\b(?:WHEREAS|W I T N E S S E T H|WITNESSETH|RECITALS?|BACKGROUND|PREAMBLE|"
+    r"NOW,?\s+THEREFORE|TABLE OF CONTENTS|IN CONSIDERATION)\b|\n\s*(?:ARTICLE|SECTION)\s+(?:1|I)\b"
+    r"|\n\s*1\.\s+[A-Z]",
+)
+_NOT_A_ROLE = {
+    "agreement", "effective date", "parties", "party", "term", "original agreement", "territory",
+    "products", "product", "services", "memorandum", "policies", "prc", "execution date",
+    "agreement date", "commencement date", "confidential information", "affiliate", "affiliates",
+}  # fmt: skip
+_AS_ROLE_RX = re.compile(
+    r"(?P<name>[A-Z][^\n;]{2,120}?),?\s+as\s+(?:the\s+)?(?P<role>[A-Z][\w\- ]{1,40}?)"
+    r"(?=\s*(?:,|;|\n|$|\band\b))",
+)
+_LABELLED_RX = re.compile(r"\bParty\s+(?P<role>[A-Z])\s*:\s*(?P<name>[^\n]{3,160})")
+
+
+def _looks_like_a_name(name: str) -> bool:
+    """A party's name is short and written in capitals, not a clause of the recitals ('are
+    parties to an arrangement agreement dated ...', '(iii) policies, guidelines ...')."""
+    words = re.findall(r"[A-Za-z][\w'’.&\-]*", name)
+    if not words or len(words) > 14 or not re.match(r"[A-Z0-9\[]", name):
+        return False
+    small = {"and", "of", "the", "for", "de", "a", "an", "d/b/a", "dba", "as", "in", "on", "&"}
+    lower = [w for w in words if w[0].islower() and w.lower() not in small and w != "d"]
+    return len(lower) <= max(1, len(words) // 4)
 
 
 def extract_parties(text: str) -> Extracted | None:
     """The parties named in a preamble: 'between X, a Delaware corporation ("Company"), and Y
     ("Supplier")' -> [Party('X', 'Company'), Party('Y', 'Supplier')]. Each party is read as the
-    words before the parenthesis that gives its short name; without short names, the two sides
-    of 'between X and Y'."""
+    words before the parenthesis that gives its short name; else 'X, as Issuer' lists and
+    'Party A: X' labels; without any of these, the two sides of 'between X and Y'. The preamble
+    ends at the recitals ('WHEREAS'), so defined terms of the body are not taken for parties."""
     between = _BETWEEN_RX.search(text)
     origin = between.end() if between else 0
-    body = text[origin:]
+    end = _PREAMBLE_END_RX.search(text, origin)
+    body = text[origin : end.start() if end else len(text)]
     parties: list[Party] = []
     cursor = 0
     for m in _ROLE_RX.finditer(body):
         role = " ".join(m.group("role").split())
         chunk = body[cursor : m.start()]
         # The name is the last clause before the parenthesis: after a preceding "and" or ";".
-        pieces = re.split(r"(?:;|\band\b(?=\s+[A-Z0-9]))", chunk)
-        name = _clean_name(pieces[-1]) if pieces else ""
+        pieces = re.split(r"(?:;|\band\b(?=\s+[A-Z0-9])|\n\s*\n|\([a-h]\)\s)", chunk)
+        pieces = [p for p in pieces if p.strip(" ,;:\n-")] or [""]
+        name = _clean_name(pieces[-1])
         cursor = m.end()
         if not name or name.lower() == role.lower() or len(name) > 120:
             continue
-        if role.lower() in ("agreement", "effective date", "parties", "party"):
+        if role.lower() in _NOT_A_ROLE or not _looks_like_a_name(name):
+            continue
+        if any(p.name.lower() == name.lower() for p in parties):
             continue
         parties.append(Party(name, role))
-        if len(parties) >= 6:
+        if len(parties) >= 8:
             break
+    if len(parties) < 2:
+        for rx in (_LABELLED_RX, _AS_ROLE_RX):
+            found = [
+                Party(_clean_name(m.group("name")), " ".join(m.group("role").split()))
+                for m in rx.finditer(body[:3000])
+            ]
+            found = [p for p in found if p.name and _looks_like_a_name(p.name)]
+            if len(found) >= 2:
+                known = {p.name.lower() for p in parties}
+                parties += [p for p in found if p.name.lower() not in known]
+                break
     if not parties and between:
         m = re.match(
             r"(.{3,150}?)\s+and\s+(.{3,150}?)(?:[.;]|\s+(?:whereas|recitals)\b|$)",
@@ -405,7 +579,7 @@ def extract_parties(text: str) -> Extracted | None:
         )
         if m:
             parties = [Party(_clean_name(m.group(1)), ""), Party(_clean_name(m.group(2)), "")]
-            parties = [p for p in parties if p.name]
+            parties = [p for p in parties if p.name and _looks_like_a_name(p.name)]
     if not parties:
         return None
     display = "; ".join(f"{p.name} ({p.role})" if p.role else p.name for p in parties)
@@ -544,6 +718,58 @@ def extract_jurisdiction(text: str) -> Extracted | None:
     return Extracted(place, place, m.start("place"), m.end("place"))
 
 
+# --- the document's own title -----------------------------------------------------------------
+
+_TITLE_WORD = (
+    r"(?:AGREEMENT|CONTRACT|LICEN[CS]E|AMENDMENT|LEASE|ARRANGEMENT|PLAN|MEMORANDUM|"
+    r"UNDERSTANDING|ADDENDUM|DEED|INDENTURE|NOTE|GUARANTY|GUARANTEE|TERMS|PROTOCOL|CHARTER)"
+)
+# An exhibit banner or filing stamp above the title: "EXHIBIT 10.34", "Exhibit 4.25",
+# "*** Text Omitted and Filed Separately", "[CONFIDENTIAL TREATMENT REQUESTED]", "Source: ...".
+_BANNER_RX = re.compile(
+    r"^\s*(?:ex(?:hibit|h\.?)\s*[\dA-Z][\w.\-()]*|schedule\s+[\dA-Z][\w.\-]*|annex\s+[\dA-Z]\w*|"
+    r"appendix\s+[\dA-Z]\w*|execution (?:version|copy)|confidential\w*|"
+    r"\*+[^*]*?\*+|\[[^\]]*\]|text omitted[^.]*\.?|certain (?:identified )?information[^.]*\.)"
+    r"[\s:.\-–—]*",
+    re.I,
+)
+_TITLE_LINE_RX = re.compile(
+    r"(?-i:(?P<title>[A-Z][A-Z0-9 ,.&'’/\-]{0,100}?\b" + _TITLE_WORD + r"S?\b"
+    r"(?:[ \t]+(?:OF|FOR|AND|TO|ON)[ \t]+[A-Z0-9][A-Z0-9 ,.&'’/\-]{0,60}?(?=\s{2,}|\n|$|[ \t]+(?:THIS|This)\b))?))"
+)
+_THIS_TITLE_RX = re.compile(
+    r"\b[Tt]h(?:is|e)\s+(?P<title>(?:[A-Z][\w&,'’\-]*\s+){0,8}?(?:Agreement|Contract|Licen[cs]e|"
+    r"Amendment|Lease|Memorandum of Understanding|Addendum))\b(?:\s*\((?:the|this)\s+[\"“])",
+)
+
+
+def _title_case(title: str) -> str:
+    return " ".join(title.split()).strip(" ,.:-")
+
+
+def extract_title(text: str) -> Extracted | None:
+    """The title an instrument gives itself: the capitalised title line at its head, past any
+    exhibit banner or filing stamp ('Exhibit 10.34 *** Text Omitted ...'), else the name its
+    preamble uses ('This Supply Agreement (the "Agreement")')."""
+    at = 0
+    while True:
+        m = _BANNER_RX.match(text, at)
+        if m is None or m.end() == at:
+            break
+        at = m.end()
+    head = text[at : at + 400]
+    line = _TITLE_LINE_RX.search(head)
+    if line is not None and line.start() < 200:
+        title = _title_case(line.group("title"))
+        if len(title.split()) <= 16 and not re.match(r"^(?:EXHIBIT|SCHEDULE|ANNEX)\b", title):
+            return Extracted(title, title, at + line.start("title"), at + line.end("title"))
+    m2 = _THIS_TITLE_RX.search(text)
+    if m2 is not None:
+        title = _title_case(m2.group("title"))
+        return Extracted(title, title, m2.start("title"), m2.end("title"))
+    return None
+
+
 # --- by column type --------------------------------------------------------------------------
 
 Extractor = Callable[[str], "Extracted | None"]
@@ -553,6 +779,11 @@ BY_KEY: dict[str, Extractor] = {
     "governing law": extract_jurisdiction,
     "expiration date": extract_term_end,
     "parties": extract_parties,
+    "renewal term": extract_renewal,
+    "notice period to terminate renewal": extract_notice_period,
+    "document name": extract_title,
+    "agreement date": extract_date,
+    "effective date": extract_date,
 }
 BY_TYPE: dict[str, Extractor] = {
     "date": extract_date,
