@@ -133,6 +133,9 @@ class Cell(models.Model):
     confidence = models.FloatField(default=0.0)
     found = models.BooleanField(default=False)
     searched = models.TextField(blank=True)  # what was looked for (shown with "not found")
+    # How the value was read, shown in the cell's panel: "2010-04-15 + 4 years = 2014-04-15",
+    # "Yes: the quoted provision reads as Non-Compete", "No: ... not clearly ...".
+    reason = models.TextField(blank=True)
     # The first quotation, its provision and citation ("[D3:s9.10]") and the check's verdict
     # (legalnav.answers.citations: verified | quote_not_found | no_such_provision).
     spans = models.JSONField(default=list, blank=True)  # [[start, end], ...] into Document.text

@@ -385,6 +385,7 @@ def cell_row(
         confidence=float(filled.confidence),
         found=filled.found,
         searched=filled.searched,
+        reason=filled.reason if filled.found else "",
         spans=[[a, b] for a, b in filled.spans],
         quotation=first.get("text", ""),
         node_id=first.get("node_pk"),
