@@ -194,3 +194,120 @@ def test_where_a_party_was_formed_is_not_the_governing_law():
         X.extract_jurisdiction("Acme, a corporation incorporated under the laws of Delaware")
         is None
     )
+
+
+# --- issue 26: the values a reviewer signs off ----------------------------------------------
+
+
+def test_a_comma_without_a_space_before_the_year():
+    assert X.extract_date("THIS AGREEMENT is dated May 3,2006. BETWEEN:").value == dt.date(
+        2006, 5, 3
+    )
+
+
+def test_a_month_without_a_day_never_invents_one():
+    found = X.extract_date("effective as of July 2017")
+    assert found is not None and found.display == "July 2017"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "The Term shall commence on July 23, 2013 and shall expire on July 22, 2016, unless "
+            "otherwise terminated earlier",
+            dt.date(2016, 7, 22),
+        ),
+        (
+            "shall commence on January 1, 2010 and extend through December 31, 2010.",
+            dt.date(2010, 12, 31),
+        ),
+        (
+            "the term of this Agreement shall end on the seventh anniversary of the date hereof.",
+            X.Duration(7, "year"),
+        ),
+        ("shall continue for four (4) years unless earlier terminated", X.Duration(4, "year")),
+        ('shall continue in perpetuity (the "Term"), unless terminated earlier', "perpetual"),
+        (
+            "shall continue in full force and effect until terminated as provided below.",
+            "perpetual",
+        ),
+    ],
+)
+def test_term_end(text, expected):
+    found = X.extract_term_end(text)
+    assert found is not None and found.value == expected
+
+
+def test_the_renewal_term_is_told_apart_from_the_notice_to_stop_it():
+    text = (
+        "This Agreement shall automatically renew for successive one (1) year periods unless "
+        "either party gives sixty (60) days' written notice of non-renewal."
+    )
+    renewal, notice = X.extract_renewal(text), X.extract_notice_period(text)
+    assert renewal.value == X.Duration(1, "year", True)
+    assert renewal.display == "successive 1-year terms"
+    assert notice.value == X.Duration(60, "day")
+    assert notice.display.startswith("60 days' notice")
+
+
+def test_no_renewal_term_without_renewal_wording():
+    assert X.extract_renewal("Payment is due within thirty (30) days of invoice.") is None
+    assert X.extract_notice_period("Payment is due within thirty (30) days of invoice.") is None
+
+
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        (
+            "Exhibit 10.34 *** Text Omitted and Filed Separately Confidential Treatment "
+            'Requested  DEVELOPMENT AGREEMENT This Development Agreement (the "Agreement")',
+            "DEVELOPMENT AGREEMENT",
+        ),
+        (
+            "EXHIBIT 10.14 SOFTWARE HOSTING AGREEMENT This Software Hosting",
+            "SOFTWARE HOSTING AGREEMENT",
+        ),
+        ('This Supply Agreement (the "Agreement") is made by', "Supply Agreement"),
+    ],
+)
+def test_the_title_past_an_exhibit_banner(text, title):
+    assert X.extract_title(text).value == title
+
+
+def test_every_party_and_no_defined_term_of_the_recitals():
+    text = (
+        "THIS AGREEMENT is dated May 3,2006.\n\nBETWEEN:\n\nGLAMIS GOLD LTD., a company "
+        'incorporated under the laws of British Columbia\n\n("Glamis")\n\nAND:\n\nWESTERN '
+        "COPPER CORPORATION, a company incorporated under the laws of British Columbia\n\n"
+        '("Western Copper")\n\nWHEREAS:\n\n(A) Glamis and Western Silver Corporation ("Western '
+        'Silver") are parties to an arrangement agreement dated as of February 23, 2006 (the '
+        '"Arrangement Agreement")'
+    )
+    found = X.extract_parties(text)
+    assert [p.name for p in found.value] == ["GLAMIS GOLD LTD.", "WESTERN COPPER CORPORATION"]
+
+
+def test_parties_listed_with_as_and_labels():
+    text = (
+        "FORM OF TRANSFER AND SERVICING AGREEMENT\n\namong\n\nVERIZON OWNER TRUST 2020-A, as "
+        "Issuer,\n\nVERIZON ABS LLC, as Depositor\n\nand\n\nCELLCO PARTNERSHIP d/b/a VERIZON "
+        "WIRELESS, as Servicer\n\nDated as of January 29, 2020"
+    )
+    roles = [p.role for p in X.extract_parties(text).value]
+    assert roles == ["Issuer", "Depositor", "Servicer"]
+    text = (
+        "entered into on February 08, 2007 between the following two parties:\n\nParty A: "
+        "JingWei HengTong Technology (ShenZhen) Co., Ltd.\n\nParty B: ShenZhen JingWei "
+        "Communication Co., Ltd.\n\nWHEREAS:"
+    )
+    names = [p.name for p in X.extract_parties(text).value]
+    assert names[1].startswith("ShenZhen JingWei Communication")
+    assert "Party" not in names[0]
+
+
+def test_a_salutation_is_not_part_of_a_name():
+    found = X.extract_parties(
+        'between Gentlemen: Acme Widgets, Inc. ("Acme") and Beta LLC ("Beta")'
+    )
+    assert found.value[0].name == "Acme Widgets, Inc."

@@ -1,0 +1,86 @@
+"""Dates a grid reads together: an expiration stated as a term is its start plus the term, with
+the arithmetic shown; an effective date 'first written above' is the agreement date."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pytest
+
+from legalnav.documents.parsing.values import Duration
+from legalnav.review import fill
+
+
+def _cell(key, value, typed, text=""):
+    spans = [(0, len(text) or 1)]
+    cand = fill.Candidate(0, len(text) or 1, text, 0, np.zeros(1), np.zeros(0))
+    return fill.Cell(key, value, spans, 0.9, "date", typed, "", [cand])
+
+
+@pytest.mark.parametrize(
+    "start, period, end",
+    [
+        (dt.date(2010, 4, 15), Duration(4, "year"), dt.date(2014, 4, 15)),
+        (dt.date(2016, 2, 29), Duration(1, "year"), dt.date(2017, 2, 28)),
+        (dt.date(2017, 11, 30), Duration(3, "month"), dt.date(2018, 2, 28)),
+        (dt.date(2020, 1, 1), Duration(90, "day"), dt.date(2020, 3, 31)),
+    ],
+)
+def test_add_period(start, period, end):
+    assert fill.add_period(start, period) == end
+
+
+def test_expiration_is_the_effective_date_plus_the_term():
+    cells = [
+        _cell("Effective Date", "2010-04-15", dt.date(2010, 4, 15)),
+        _cell(
+            "Expiration Date", "4 years", Duration(4, "year"), "shall continue for four (4) years"
+        ),
+    ]
+    fill.dates_resolve(cells, lambda key: None)
+    assert cells[1].value == "2014-04-15"
+    assert cells[1].typed == dt.date(2014, 4, 15)
+    assert cells[1].reason.startswith("2010-04-15 + 4 years = 2014-04-15")
+
+
+def test_the_start_the_term_names_wins_and_a_missing_column_is_filled():
+    asked = []
+
+    def helper(key):
+        asked.append(key)
+        return _cell(key, "2001-11-28", dt.date(2001, 11, 28))
+
+    cells = [
+        _cell(
+            "Expiration Date",
+            "3 years",
+            Duration(3, "year"),
+            "The Term shall commence on January 1, 2012 and continue for three (3) years",
+        )
+    ]
+    fill.dates_resolve(cells, helper)
+    assert cells[0].value == "2015-01-01"
+    cells = [_cell("Expiration Date", "7 years", Duration(7, "year"), "the seventh anniversary")]
+    fill.dates_resolve(cells, helper)
+    assert cells[0].value == "2008-11-28" and "Agreement Date" in asked
+
+
+def test_an_effective_date_first_written_above_is_the_agreement_date():
+    cells = [
+        _cell("Agreement Date", "2018-10-30", dt.date(2018, 10, 30)),
+        _cell(
+            "Effective Date",
+            '"Effective Date" means the date first written above.',
+            None,
+            '"Effective Date" means the date first written above.',
+        ),
+    ]
+    fill.dates_resolve(cells, lambda key: None)
+    assert cells[1].value == "2018-10-30" and "Agreement Date" in cells[1].reason
+
+
+def test_no_start_no_invented_date():
+    cells = [_cell("Expiration Date", "2 years", Duration(2, "year"), "for two (2) years")]
+    fill.dates_resolve(cells, lambda key: None)
+    assert "no start date" in cells[0].value and cells[0].typed == Duration(2, "year")
