@@ -1,6 +1,6 @@
 """What a member can do with review grids, one function per action for every door (the grid
-pages, the JSON API, MCP): create a grid, cancel it, resume or refill it, review a cell, save a
-column, export the grid.
+pages, the JSON API, MCP): create a grid, cancel it, resume or refill it, review a cell, confirm
+a whole column, save a column, export the grid.
 
 Each checks membership itself (``matters.access.require``: Http404 for a non-member, 403 for a
 role that may not act), applies its limit, writes the audit row in the same transaction as the
@@ -27,7 +27,7 @@ from legalnav.matters.access import Action, can, require
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
 from legalnav.review import exports, services
-from legalnav.review.models import Cell, Grid, SavedColumn
+from legalnav.review.models import Cell, Grid, GridColumn, SavedColumn
 from legalnav.review.services import ColumnSpec, GridRejected
 
 __all__ = ["GridRejected", "JobQueueDown", "RateLimited"]
@@ -197,6 +197,38 @@ def cell_review(
     return cell
 
 
+def column_confirm(
+    *, matter: Matter, user: object, grid: Grid, column: GridColumn, via: str
+) -> int:
+    """Confirm at once every found cell of one column that nobody has reviewed (a cell already
+    confirmed or corrected keeps its review; a "not found" cell is left for a person to look
+    at). One audit row names the column and the cells; returns how many were confirmed."""
+    require(user=user, matter=matter, action=Action.ASK)
+    _same_matter(matter, grid)
+    if column.grid_id != grid.pk:
+        raise Http404("No such column.")
+    with transaction.atomic():
+        ids = services.column_confirm_write(grid=grid, column=column, user=user)
+        if ids:
+            audit_record(
+                matter=matter,
+                user=user,
+                action=AuditEvent.Action.CELL_REVIEWED,
+                target=f"{_target(grid)}: column {column.key} ({len(ids)} cells)",
+                detail={
+                    "grid_id": grid.pk,
+                    "column_id": column.pk,
+                    "column": column.key,
+                    "cell_ids": ids[:500],
+                    "count": len(ids),
+                    "before": Cell.Review.NONE,
+                    "review": Cell.Review.CONFIRMED,
+                    "via": via,
+                },
+            )
+    return len(ids)
+
+
 def saved_column_add(
     *, matter: Matter, user: object, key: str, question: str, type_: str, via: str
 ) -> SavedColumn:
@@ -217,9 +249,12 @@ def saved_column_add(
     return column
 
 
-def grid_export(*, matter: Matter, user: object, grid: Grid, fmt: str, via: str) -> exports.Export:
+def grid_export(
+    *, matter: Matter, user: object, grid: Grid, fmt: str, via: str, base_url: str = ""
+) -> exports.Export:
     """The grid as CSV, XLSX or a PDF memo (any member); the export is audited. Raises
-    ``RateLimited`` past the export rate (``LEGALNAV_EXPORT_RATE_PER_MINUTE``)."""
+    ``RateLimited`` past the export rate (``LEGALNAV_EXPORT_RATE_PER_MINUTE``). ``base_url``
+    (the site's address, from the request) makes the XLSX's links to the reader absolute."""
     require(user=user, matter=matter, action=Action.VIEW)
     _same_matter(matter, grid)
     if fmt not in exports.FORMATS:
@@ -229,7 +264,7 @@ def grid_export(*, matter: Matter, user: object, grid: Grid, fmt: str, via: str)
     if not decision.allowed:
         raise RateLimited(decision)
     try:
-        out = exports.grid_export_render(grid=grid, fmt=fmt, user=user)
+        out = exports.grid_export_render(grid=grid, fmt=fmt, user=user, base_url=base_url)
     except Exception:
         limit_refund(EXPORT, subjects=subjects)
         raise

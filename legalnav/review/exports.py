@@ -1,6 +1,8 @@
 """A review grid exported: CSV and XLSX (one row per document; per column its value, then its
 citations) and a PDF memo with every quotation verbatim, laid out by WeasyPrint like the answer
-memo (``answers/memo.py``).
+memo (``answers/memo.py``). The XLSX also says each cell's review state beside its citation,
+links each value to its provision in the reader, and has a second sheet, "Quotations": a row per
+quotation (document, column, value, the verbatim words, the provision, the review state, a link).
 
 Document text is untrusted here too: a value that a spreadsheet would read as a formula ("=",
 "+", "-", "@" first) is written as text (CSV: a leading apostrophe, OWASP's advice; XLSX: a string
@@ -12,13 +14,19 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
 from legalnav.review.models import Cell, Grid
 from legalnav.review.selectors import grid_counts, grid_table
+
+if TYPE_CHECKING:
+    from openpyxl.cell.cell import Cell as XlsxCell
 
 FORMATS = ("csv", "xlsx", "pdf")
 CONTENT_TYPES = {
@@ -83,23 +91,110 @@ def grid_csv(grid: Grid) -> bytes:
     return ("\ufeff" + out.getvalue()).encode("utf-8")  # the BOM: Excel reads it as UTF-8
 
 
-def grid_xlsx(grid: Grid) -> bytes:
+REVIEW_STATES: dict[str, str] = {
+    Cell.Review.NONE: "unreviewed",
+    Cell.Review.CONFIRMED: "confirmed",
+    Cell.Review.CORRECTED: "corrected",
+}
+_XLSX_MAX_CHARS = 32_000  # a spreadsheet cell holds 32,767 characters at most
+
+
+def cell_review_state(cell: Cell | None) -> str:
+    """The review state: confirmed, corrected or unreviewed (blank when the cell is not filled)."""
+    if cell is None:
+        return ""
+    return REVIEW_STATES.get(cell.reviewed_status, cell.reviewed_status)
+
+
+def reader_url(base_url: str, document_id: int, node_ref: str = "") -> str:
+    """The reader's address of a document, at a provision when there is one. Absolute when the
+    site's address is known (the page passes it); a relative path otherwise."""
+    path = reverse("document-detail", args=[document_id])
+    anchor = f"#{quote(node_ref, safe='.-_:')}" if node_ref else ""
+    return f"{base_url.rstrip('/')}{path}{anchor}" if base_url else f"{path}{anchor}"
+
+
+def _xlsx_text(cell: XlsxCell, value: str) -> None:
+    cell.value = value[:_XLSX_MAX_CHARS]
+    cell.data_type = "s"  # never a formula, whatever the text starts with
+
+
+def grid_xlsx(grid: Grid, base_url: str = "") -> bytes:
     from openpyxl import Workbook  # heavy: only when a spreadsheet is exported
     from openpyxl.styles import Alignment, Font
 
-    header, rows = grid_matrix(grid)
+    table = grid_table(grid=grid)
+    wrap = Alignment(wrap_text=True, vertical="top")
+    bold = Font(bold=True)
+    link_font = Font(color="0563C1", underline="single")
     book = Workbook()
+
     sheet = book.active
     sheet.title = "Grid"
-    for r, values in enumerate([header, *rows], start=1):
-        for c, value in enumerate(values, start=1):
+    header = ["Document", "Title"]
+    for column in table.columns:
+        header += [column.key, f"{column.key} (citation)", f"{column.key} (review)"]
+    for c, value in enumerate(header, start=1):
+        cell = sheet.cell(row=1, column=c)
+        _xlsx_text(cell, value)
+        cell.font, cell.alignment = bold, wrap
+    for r, row in enumerate(table.rows, start=2):
+        line: list[tuple[str, str]] = [
+            (row.document.key, reader_url(base_url, row.document.pk)),
+            (row.document.title, ""),
+        ]
+        for got in row.cells:
+            link = ""
+            if got is not None:
+                link = reader_url(base_url, got.document_id, got.node_ref if got.found else "")
+            line += [
+                (cell_text(got), link),
+                (cell_citations(got), ""),
+                (cell_review_state(got), ""),
+            ]
+        for c, (value, link) in enumerate(line, start=1):
             cell = sheet.cell(row=r, column=c)
-            cell.value = value
-            cell.data_type = "s"  # never a formula, whatever the text starts with
-            cell.alignment = Alignment(wrap_text=True, vertical="top")
-            if r == 1:
-                cell.font = Font(bold=True)
+            _xlsx_text(cell, value)
+            cell.alignment = wrap
+            if link:
+                cell.hyperlink = link
+                cell.font = link_font
     sheet.freeze_panes = "C2"
+
+    quotes = book.create_sheet("Quotations")
+    header = ["Document", "Column", "Value", "Quotation", "Provision", "Review", "Reader"]
+    quotes.append(header)
+    for c in range(1, len(header) + 1):
+        quotes.cell(row=1, column=c).font = bold
+    r = 1
+    for row in table.rows:
+        for column, got in row.pairs:
+            if got is None or not got.found:
+                continue
+            for q in got.quotes or [{"text": got.quotation, "citation": got.citation}]:
+                if not q.get("text"):
+                    continue
+                r += 1
+                link = reader_url(base_url, got.document_id, q.get("node_id") or got.node_ref)
+                values = [
+                    row.document.key,
+                    column.key,
+                    got.shown_value,
+                    q["text"],
+                    q.get("citation", "") or got.citation,
+                    cell_review_state(got),
+                    link,
+                ]
+                for c, value in enumerate(values, start=1):
+                    cell = quotes.cell(row=r, column=c)
+                    _xlsx_text(cell, value)
+                    cell.alignment = wrap
+                reader = quotes.cell(row=r, column=len(values))
+                reader.hyperlink, reader.font = link, link_font
+    quotes.freeze_panes = "A2"
+    for letter, width in zip("ABCDEFG", (10, 24, 30, 70, 18, 12, 40), strict=True):
+        quotes.column_dimensions[letter].width = width
+
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
@@ -127,12 +222,12 @@ def grid_pdf(grid: Grid, user: object) -> bytes:
     return HTML(string=grid_memo_html(grid, user)).write_pdf()  # type: ignore[no-any-return]
 
 
-def grid_export_render(*, grid: Grid, fmt: str, user: object) -> Export:
+def grid_export_render(*, grid: Grid, fmt: str, user: object, base_url: str = "") -> Export:
     """Render the export (nothing recorded: ``actions.grid_export`` audits it)."""
     if fmt == "csv":
         data = grid_csv(grid)
     elif fmt == "xlsx":
-        data = grid_xlsx(grid)
+        data = grid_xlsx(grid, base_url)
     elif fmt == "pdf":
         data = grid_pdf(grid, user)
     else:

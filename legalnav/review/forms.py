@@ -2,6 +2,9 @@
 columns ticked, up to ``OWN_ROWS`` columns of their own (name, question, type; optionally saved
 for next time), the documents ticked (none: every indexed document) and the mode.
 
+The estimate posts the same form and renders it again from what was parsed (``GridForm.own_rows``
+and the ticks), so that "Make the grid" after it makes exactly the grid that was estimated.
+
 Plain parsing rather than a Django Form: the columns are a variable list of three fields each,
 and the checks that matter (types, duplicates, limits, documents of this matter) are the
 service's, which every door shares (``services.columns_check``, ``grid_documents_check``)."""
@@ -41,6 +44,15 @@ class GridForm:
     def document_ids(self) -> list[int] | None:
         return self.documents or None
 
+    @property
+    def all_presets(self) -> bool:
+        return len(set(self.preset)) == len(CUAD_COLUMNS)
+
+    def own_rows(self) -> list[ColumnSpec | None]:
+        """The own-column rows the form shows: those given, then blank ones up to ``OWN_ROWS``."""
+        blank: list[ColumnSpec | None] = [None] * max(0, OWN_ROWS - len(self.own))
+        return [*self.own, *blank]
+
 
 def _ints(values: list[str]) -> list[int]:
     out = []
@@ -58,10 +70,12 @@ def grid_form_parse(data: QueryDict) -> GridForm:
         save_own=data.get("save_own") == "on",
         documents=_ints(data.getlist("documents")),
     )
-    if data.get("preset_all") == "on":
+    known = {c.key for c in CUAD_COLUMNS}
+    form.preset = [k for k in dict.fromkeys(data.getlist("preset")) if k in known]
+    # "All" counts only when no single preset is ticked (a page without its script, where the
+    # box does not tick the others): the ticks the user left are what they chose.
+    if data.get("preset_all") == "on" and not form.preset:
         form.preset = [c.key for c in CUAD_COLUMNS]
-    else:
-        form.preset = [k for k in data.getlist("preset") if any(c.key == k for c in CUAD_COLUMNS)]
     keys, questions, types = (
         data.getlist("own_key"),
         data.getlist("own_question"),

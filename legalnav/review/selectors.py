@@ -29,6 +29,11 @@ FILTERS = {
     "unreviewed": "Not reviewed",
 }
 
+# Columns that describe the instrument itself rather than a term it sets: an amendment has its
+# own title, parties as named, date and effective date, and those never change the agreement's.
+# Compared by key, so a user's own column of the same name counts as well.
+DOCUMENT_OWN_COLUMNS = frozenset({"Document Name", "Parties", "Agreement Date", "Effective Date"})
+
 
 def preset_columns() -> tuple[Column, ...]:
     return CUAD_COLUMNS
@@ -79,6 +84,17 @@ def cell_get(*, grid: Grid, cell_id: object) -> Cell:
     if cell is None:
         raise Http404("No such cell.")
     return cell
+
+
+def column_get(*, grid: Grid, column_id: object) -> GridColumn:
+    try:
+        pk = int(str(column_id))
+    except (TypeError, ValueError):
+        raise Http404("No such column.") from None
+    column = GridColumn.objects.filter(grid=grid, pk=pk).first()
+    if column is None:
+        raise Http404("No such column.")
+    return column
 
 
 def cells_filtered(cells: QuerySet[Cell], which: str) -> QuerySet[Cell]:
@@ -137,8 +153,10 @@ def _stands(cell: Cell) -> bool:
 def amending_cells(*, grid: Grid, documents: list[Document]) -> dict[tuple[int, int], Cell]:
     """(document id, column id) -> the cell of an amendment in the grid that changes that
     document's answer: the amendment answers the column and its value differs (or the amended
-    document's does not answer it), firmly (``_stands``). The latest amendment (by effective date) wins. One query,
-    none when the grid holds no amendment of another of its documents."""
+    document's does not answer it), firmly (``_stands``). Only term columns are compared: a
+    column describing the document itself (``DOCUMENT_OWN_COLUMNS``) never is. The latest
+    amendment (by effective date) wins. One query, none when the grid holds no amendment of
+    another of its documents."""
     ids = {d.pk for d in documents}
     amendments = [d for d in documents if d.amends_id and d.amends_id in ids]
     if not amendments:
@@ -147,6 +165,7 @@ def amending_cells(*, grid: Grid, documents: list[Document]) -> dict[tuple[int, 
     cells = {
         (c.document_id, c.column_id): c
         for c in Cell.objects.filter(grid=grid, document_id__in=involved)
+        .exclude(column__key__in=DOCUMENT_OWN_COLUMNS)
         .select_related("document")
         .defer("document__text")
     }

@@ -594,6 +594,26 @@ def cell_review_write(*, cell: Cell, user: object, status: str, value: str = "")
     return cell
 
 
+def column_confirm_write(*, grid: Grid, column: GridColumn, user: object) -> list[int]:
+    """Confirm every found, unreviewed cell of a column; the ids confirmed. Run inside the
+    caller's transaction: the cells are locked as they are read, so a review written meanwhile
+    is neither overwritten nor counted."""
+    ids = list(
+        Cell.objects.select_for_update()
+        .filter(grid=grid, column=column, found=True, reviewed_status=Cell.Review.NONE)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    if ids:
+        Cell.objects.filter(pk__in=ids).update(
+            reviewed_status=Cell.Review.CONFIRMED,
+            corrected_value="",
+            reviewed_by=user if getattr(user, "is_authenticated", False) else None,
+            reviewed_at=timezone.now(),
+        )
+    return ids
+
+
 def saved_column_create(
     *, matter: Matter, user: object, key: str, question: str, type_: str
 ) -> SavedColumn:

@@ -17,5 +17,10 @@ urlpatterns = [
     path(G + "resume/", views.grid_resume, name="grid-resume"),
     path(G + "cells/<int:cell_id>/", views.cell_detail, name="grid-cell"),
     path(G + "cells/<int:cell_id>/review/", views.cell_review, name="grid-cell-review"),
+    path(
+        G + "columns/<int:column_id>/confirm/",
+        views.grid_column_confirm,
+        name="grid-column-confirm",
+    ),
     path(G + "export.<str:fmt>", views.grid_export, name="grid-export"),
 ]

@@ -1,14 +1,20 @@
 """The review grid's pages: a matter's grids, the new-grid form (with the cost estimate), a grid
 that fills in while its job runs, a cell's quotation in the side panel, the reviewer's
-confirm/correct form, cancel, resume, refill and exports. Each view checks access through
+confirm/correct form (which also sends the grid's cell out of band), confirming a whole column,
+cancel, resume, refill and exports. Each view checks access through
 ``matter_for`` first (404 for a non-member), looks the grid up within that matter, calls one
 action or selector and renders; an htmx request gets the fragment of the same template."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.template.defaultfilters import pluralize
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
@@ -19,7 +25,7 @@ from legalnav.matters.models import Matter
 from legalnav.review import actions, selectors, services
 from legalnav.review.columns import ANSWER_TYPES, CUAD_COLUMNS
 from legalnav.review.exports import FORMATS
-from legalnav.review.forms import OWN_ROWS, GridForm, grid_form_parse
+from legalnav.review.forms import GridForm, grid_form_parse
 from legalnav.review.models import Grid
 from legalnav.review.services import GridRejected
 
@@ -34,14 +40,15 @@ VIA = "page"
 def _form_context(
     request: HttpRequest, matter: Matter, form: GridForm | None = None, **extra: object
 ) -> dict[str, object]:
+    form = form or GridForm(preset=[c.key for c in CUAD_COLUMNS])
     return {
         "matter": matter,
-        "form": form or GridForm(preset=[c.key for c in CUAD_COLUMNS]),
+        "form": form,
         "presets": CUAD_COLUMNS,
         "saved_columns": list(selectors.saved_columns(matter=matter, user=request.user)),
         "documents": list(selectors.indexed_documents(matter=matter)),
         "types": ANSWER_TYPES,
-        "own_rows": range(OWN_ROWS),
+        "own_rows": form.own_rows(),
         "modes": Grid.Mode.choices,
         **extra,
     }
@@ -154,12 +161,19 @@ def grid_detail(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpR
 
 
 def _after_action(
-    request: HtmxHttpRequest, matter: Matter, grid: Grid, notice: str = "", status: int = 200
+    request: HtmxHttpRequest,
+    matter: Matter,
+    grid: Grid,
+    notice: str = "",
+    status: int = 200,
+    message: str = "",
 ) -> HttpResponse:
     if not request.htmx and status == 200:
+        if message:
+            messages.success(request, message)
         return HttpResponseRedirect(reverse("grid-detail", args=[matter.pk, grid.pk]), status=303)
     grid.refresh_from_db()
-    context = _grid_context(matter, grid, "", notice=notice)
+    context = _grid_context(matter, grid, "", notice=notice, message=message)
     template = "review/grid.html#grid_live" if request.htmx else "review/grid.html"
     return render(request, template, context, status=status)
 
@@ -239,8 +253,40 @@ def cell_review(
             reverse("grid-cell", args=[matter.pk, grid.pk, cell.pk]), status=303
         )
     context = _cell_context(matter, grid, cell.pk, error=error)
-    template = "review/cell.html#panel" if request.htmx else "review/cell.html"
-    return render(request, template, context, status=status)
+    if not request.htmx:
+        return render(request, "review/cell.html", context, status=status)
+    response = render(request, "review/cell.html#panel", context, status=status)
+    if status == 200:
+        # The grid's cell too, out of band: the table shows the new review state at once.
+        ctx = cast(selectors.CellContext, context["ctx"])
+        ctx.cell.amended_by = ctx.amended_by  # type: ignore[attr-defined]
+        link = render_to_string(
+            "review/grid.html#cell_link",
+            {"matter": matter, "grid": grid, "cell": ctx.cell, "oob": True},
+            request,
+        )
+        response.content += link.encode()
+    return response
+
+
+@login_required
+@require_POST
+def grid_column_confirm(
+    request: HtmxHttpRequest, matter_id: int, grid_id: int, column_id: int
+) -> HttpResponse:
+    """Confirm every found cell of one column that nobody has reviewed yet (audited)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
+    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    column = selectors.column_get(grid=grid, column_id=column_id)
+    confirmed = actions.column_confirm(
+        matter=matter, user=request.user, grid=grid, column=column, via=VIA
+    )
+    message = (
+        f"Confirmed {confirmed} cell{pluralize(confirmed)} of “{column.key}”."
+        if confirmed
+        else f"No found cell of “{column.key}” was left to confirm."
+    )
+    return _after_action(request, matter, grid, message=message)
 
 
 @login_required
@@ -251,7 +297,14 @@ def grid_export(request: HtmxHttpRequest, matter_id: int, grid_id: int, fmt: str
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     grid = selectors.grid_get(matter=matter, grid_id=grid_id)
     try:
-        out = actions.grid_export(matter=matter, user=request.user, grid=grid, fmt=fmt, via=VIA)
+        out = actions.grid_export(
+            matter=matter,
+            user=request.user,
+            grid=grid,
+            fmt=fmt,
+            via=VIA,
+            base_url=request.build_absolute_uri("/"),
+        )
     except GridRejected as exc:
         return HttpResponse(exc.message, status=404, content_type="text/plain; charset=utf-8")
     except actions.RateLimited as exc:
