@@ -225,9 +225,9 @@ def main() -> None:
     names, spans, unlocated = dev_contracts(data, args.contracts)
     columns = columns_for(args.questions)
     if args.fit:
-        from legalnav.review import fitting
+        from legalnav.evaluation import grid_fit
 
-        fitting.main(
+        grid_fit.main(
             names,
             data,
             spans,
@@ -248,7 +248,18 @@ def main() -> None:
         f"(gold answer not located); wall {wall:.1f} s, {wall / max(len(names), 1):.1f} s per "
         "contract (indexing included where the cache lacked it)"
     )
+    from legalnav.review.calibration import FITTED_ON
+
+    seen = len(set(names) & set(FITTED_ON))
+    label = (
+        f"IN-SAMPLE: the filler's constants were fitted on {seen} of these {len(names)} contracts "
+        "(scripts/eval_extract.py --fit prints the cross-validated figures)"
+        if seen
+        else "blind: none of these contracts was used to fit the filler's constants"
+    )
+    title = f"{title}\n{label}"
     result = report(judged, title=title, as_json=args.json)
+    result["label"] = label
     result["values"] = report_values(data, names, by_doc, as_json=args.json)
     if args.json:
         result["wall_s"] = wall

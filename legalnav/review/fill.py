@@ -50,6 +50,7 @@ from legalnav.review.calibration import (
     CUE_WEIGHTS,
     NOT_FOUND_BELOW,
     UNIT_WEIGHTS,
+    YES_THRESHOLDS,
 )
 from legalnav.review.columns import YES_NO_KEYS, Column, compiled_cues, preset_column
 
@@ -364,6 +365,29 @@ def _shorten(text: str, n: int = VALUE_CHARS) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
 
+# Wording that looks like the column but does the opposite: a non-exclusive licence, a waiver of
+# exclusivity. A quotation whose every cue lies inside such wording is not a Yes.
+NOT_YES: dict[str, tuple[str, str]] = {
+    "Exclusivity": (
+        r"\bnon[- ]?exclusive(?:ly)?\b|\b(?:not|nothing[^.]{0,60})\s+(?:be\s+)?(?:deemed\s+)?"
+        r"exclusive\b|\bwaive\w*[^.]{0,40}\bexclusiv\w*",
+        "the quoted provision is non-exclusive or waives exclusivity",
+    ),
+}
+
+
+def _not_yes(key: str, text: str) -> str:
+    """The reason a quotation is not a Yes for the column, or ''."""
+    rule = NOT_YES.get(key)
+    if rule is None or not re.search(rule[0], text, re.I):
+        return ""
+    rest = re.sub(rule[0], " ", text, flags=re.I)
+    column = preset_column(key)
+    if column is not None and any(rx.search(rest) for rx in compiled_cues(column)):
+        return ""
+    return rule[1]
+
+
 def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
     """(value, typed value, reason) read from the quotations, the best first. A preset yes/no
     category says "Yes" first (with its typed value after it for a cap or a warranty period),
@@ -371,6 +395,9 @@ def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
     typed = next((c.extracted for c in quoted if c.extracted is not None), None)
     preset = preset_column(column.key)
     if preset is not None and preset.key in YES_NO_KEYS:
+        against = _not_yes(preset.key, " ".join(c.text for c in quoted))
+        if against:
+            return "No", False, f"No: {against}"
         reason = f"Yes: the quoted provision reads as {preset.key} ({preset.description})"
         if typed is not None:
             return f"Yes: {typed.display}", typed.value, reason
@@ -395,6 +422,7 @@ def fill_column(
     threshold: float = NOT_FOUND_BELOW,
     prior: float | None = None,
     thresholds: dict[str, float] | None = None,
+    yes_thresholds: dict[str, float] | None = None,
 ) -> Cell:
     """The cell for one column of one document (see the module docstring)."""
     cue_weights = CUE_WEIGHTS if cue_weights is None else cue_weights
@@ -442,6 +470,17 @@ def fill_column(
             quoted.append(second)
     spans = [(c.start, c.end) for c in quoted]
     value, typed, reason = _value(column, quoted)
+    yes_at = (YES_THRESHOLDS if yes_thresholds is None else yes_thresholds).get(
+        preset.key if preset else "", 0.0
+    )
+    if preset is not None and preset.key in YES_NO_KEYS and confidence < yes_at:
+        # Too unsure for a Yes: the cell says No and still shows the closest provision, so a
+        # reviewer can overrule it.
+        value, typed = "No", False
+        reason = (
+            f"No: the closest provision (quoted) is not clearly {preset.key} "
+            f"(confidence {confidence:.2f}, below this column's {yes_at:.2f} for a Yes)"
+        )
     return Cell(
         column.key, value, sorted(spans), confidence, column.type, typed, searched, ranked, reason
     )
@@ -458,6 +497,7 @@ class Constants:
     threshold: float = NOT_FOUND_BELOW
     priors: dict[str, float] = field(default_factory=lambda: COLUMN_PRIORS)
     thresholds: dict[str, float] = field(default_factory=lambda: COLUMN_THRESHOLDS)
+    yes_thresholds: dict[str, float] = field(default_factory=lambda: YES_THRESHOLDS)
 
 
 def fill_document(
@@ -487,6 +527,7 @@ def fill_document(
             threshold=k.threshold,
             prior=k.priors.get(preset.key, DEFAULT_PRIOR) if preset else DEFAULT_PRIOR,
             thresholds=k.thresholds,
+            yes_thresholds=k.yes_thresholds,
         )
 
     cells = [one(c, vectors[i]) for i, c in enumerate(columns)]

@@ -84,3 +84,16 @@ def test_no_start_no_invented_date():
     cells = [_cell("Expiration Date", "2 years", Duration(2, "year"), "for two (2) years")]
     fill.dates_resolve(cells, lambda key: None)
     assert "no start date" in cells[0].value and cells[0].typed == Duration(2, "year")
+
+
+@pytest.mark.parametrize(
+    "text, no",
+    [
+        ("Licensor grants a non-exclusive license to use the Marks.", True),
+        ("Nothing in this Agreement shall be deemed exclusive.", True),
+        ("Distributor shall be the exclusive distributor in the Territory.", False),
+        ("Distributor is the exclusive distributor; the trademark licence is non-exclusive.", False),
+    ],
+)
+def test_an_exclusivity_waiver_is_not_exclusivity(text, no):
+    assert bool(fill._not_yes("Exclusivity", text)) is no

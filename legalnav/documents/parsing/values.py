@@ -261,6 +261,21 @@ def _anniversary(text: str) -> Extracted | None:
     return Extracted(d, str(d), m.start(), m.end())
 
 
+def _term_period(text: str) -> Extracted | None:
+    """The period a term runs for: not a notice period ('ninety (90) days prior'), nor a
+    period of days too short to be a term."""
+    for e in extract_durations(text):
+        if _NOTICE_AFTER_RX.match(text[e.end : e.end + 30]) or _NOTICE_BEFORE_RX.search(
+            text[max(0, e.start - 20) : e.start]
+        ):
+            continue
+        d: Duration = e.value  # type: ignore[assignment]
+        if d.unit in ("year", "month") or d.number >= 30:
+            plain = Duration(d.number, d.unit)
+            return Extracted(plain, str(plain), e.start, e.end)
+    return None
+
+
 def term_end_date(text: str) -> Extracted | None:
     """The date a term is said to end on: a date after 'expire on', 'until', 'through', 'to'
     ('from 1 January 2013 to 31 December 2013'), else the later of a start and an end date."""
@@ -287,7 +302,7 @@ def extract_term_end(text: str) -> Extracted | None:
         m = _PERPETUAL_RX.search(text)
         if m:
             return Extracted("perpetual", "perpetual (until terminated)", m.start(), m.end())
-    period = _anniversary(text) or extract_duration(text)
+    period = _anniversary(text) or _term_period(text)
     if period is not None:
         return period
     date = extract_date(text)
