@@ -92,7 +92,10 @@ def test_no_start_no_invented_date():
         ("Licensor grants a non-exclusive license to use the Marks.", True),
         ("Nothing in this Agreement shall be deemed exclusive.", True),
         ("Distributor shall be the exclusive distributor in the Territory.", False),
-        ("Distributor is the exclusive distributor; the trademark licence is non-exclusive.", False),
+        (
+            "Distributor is the exclusive distributor; the trademark licence is non-exclusive.",
+            False,
+        ),
     ],
 )
 def test_an_exclusivity_waiver_is_not_exclusivity(text, no):

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('review', '0003_cell_snapshot'),
+        ("review", "0003_cell_snapshot"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='cell',
-            name='reason',
+            model_name="cell",
+            name="reason",
             field=models.TextField(blank=True),
         ),
     ]
