@@ -211,6 +211,12 @@ def grid_table(*, grid: Grid, which: str = "") -> GridTable:
     return table
 
 
+def grid_table_counts(*, grid: Grid) -> dict[str, int]:
+    """The counts above the table (``GridTable.counts``) without the table: two queries."""
+    amended = amending_cells(grid=grid, documents=row_documents(grid))
+    return grid_counts(grid=grid) | {"amended": len(amended)}
+
+
 def row_documents(grid: Grid) -> list[Document]:
     """The grid's documents in row order (without their text)."""
     order = list(grid.rows.order_by("position").values_list("document_id", flat=True))

@@ -257,7 +257,7 @@ def cell_review(
         return render(request, "review/cell.html", context, status=status)
     response = render(request, "review/cell.html#panel", context, status=status)
     if status == 200:
-        # The grid's cell too, out of band: the table shows the new review state at once.
+        # The grid's cell and counts too, out of band: the table shows the new state at once.
         ctx = cast(selectors.CellContext, context["ctx"])
         ctx.cell.amended_by = ctx.amended_by  # type: ignore[attr-defined]
         link = render_to_string(
@@ -265,7 +265,12 @@ def cell_review(
             {"matter": matter, "grid": grid, "cell": ctx.cell, "oob": True},
             request,
         )
-        response.content += link.encode()
+        counts = render_to_string(
+            "review/grid.html#grid_counts",
+            {"counts": selectors.grid_table_counts(grid=grid), "oob": True},
+            request,
+        )
+        response.content += (link + counts).encode()
     return response
 
 

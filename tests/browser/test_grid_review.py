@@ -68,7 +68,9 @@ def test_estimate_then_make_keyboard_review_and_the_xlsx(page, bioamber_docs, an
     expect(page.locator("input[name=mode][value=offline]")).to_be_checked()
     expect(page.get_by_label("Title")).to_have_value("Cargill diligence")
 
-    page.get_by_role("button", name="Make the grid").click()
+    # (Jobs run inline in tests: the grid is filled before the page answers, slowly on a busy
+    # machine.)
+    page.get_by_role("button", name="Make the grid").click(timeout=120_000)
     page.wait_for_url(f"**/matters/{matter.pk}/grids/*/")
     live = page.locator("#grid-live[data-status=done]")
     expect(live).to_be_visible(timeout=120_000)
@@ -114,6 +116,7 @@ def test_estimate_then_make_keyboard_review_and_the_xlsx(page, bioamber_docs, an
     expect(panel).to_contain_text(f"Confirmed by {owner.username}")
     review = page.locator(f"#cell-link-{second.pk}").get_by_test_id("cell-review")
     expect(review).to_have_text("✓ confirmed")  # the grid's cell says so at once
+    expect(page.get_by_test_id("grid-reviewed")).to_have_text("1 reviewed")
     second.refresh_from_db()
     assert second.reviewed_status == Cell.Review.CONFIRMED and second.reviewed_by == owner
     expect(page.locator(f"#cell-link-{second.pk}")).to_be_focused()

@@ -195,7 +195,7 @@ def test_a_documents_own_columns_are_never_changed_by_its_amendment(
         assert "amended-by" not in panel and "Changed by" not in panel, key
 
 
-def test_a_review_from_the_panel_sends_the_grids_cell_back_out_of_band(
+def test_a_review_from_the_panel_sends_the_grids_cell_and_counts_back_out_of_band(
     client, matter, owner, pair, django_capture_on_commit_callbacks
 ):
     base, _ = pair
@@ -208,6 +208,8 @@ def test_a_review_from_the_panel_sends_the_grids_cell_back_out_of_band(
     assert 'class="panel-body"' in html
     oob = html[html.index(f'id="cell-link-{cell.pk}"') - 60 :]
     assert 'hx-swap-oob="true"' in oob and "reviewed-confirmed" in oob and "✓ confirmed" in oob
+    counts = html[html.index('id="grid-counts"') :]
+    assert counts.startswith('id="grid-counts" hx-swap-oob="true"') and "1 reviewed" in counts
     # A refused review changes nothing in the grid: no cell comes back with it.
     bad = client.post(url, {"review": "corrected", "value": ""}, HTTP_HX_REQUEST="true")
     assert bad.status_code == 400 and b"hx-swap-oob" not in bad.content
