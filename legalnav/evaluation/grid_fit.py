@@ -31,14 +31,13 @@ import numpy as np
 
 from legalnav.evaluation.values import (
     NOT_FOUND,
-    TYPED_KEYS,
     ValueJudged,
     cuad_answers,
     judge_value,
     value_figures,
 )
 from legalnav.review import fill, fitting
-from legalnav.review.columns import CUAD_COLUMNS, YES_NO_KEYS, column_from_request
+from legalnav.review.columns import CUAD_COLUMNS, TYPED_KEYS, YES_NO_KEYS, column_from_request
 from legalnav.review.scoring import Judged, aupr, overlaps
 
 MIN_POSITIVES = 5
@@ -51,6 +50,7 @@ class Filled:
     confidence: float
     value: str
     spans: list[tuple[int, int]]
+    typed: bool = True  # the cell read a value of its column's type
 
 
 def constants_from(
@@ -94,7 +94,10 @@ def fill_all(names, data: Path, columns, constants: fill.Constants, adhoc) -> li
             columns=cols,
             constants=open_constants,
         )
-        out += [Filled(name, c.key, c.confidence, c.value, list(c.spans)) for c in cells]
+        out += [
+            Filled(name, c.key, c.confidence, c.value, list(c.spans), c.typed is not None)
+            for c in cells
+        ]
     return out
 
 
@@ -121,19 +124,21 @@ def fit_thresholds(cells: Sequence[Filled], answers) -> tuple[dict[str, float], 
         by_key[c.key].append(c)
     typed: dict[str, float] = {}
     for key in TYPED_KEYS:
-        group = by_key.get(key, [])
-        best_t, best = 0.0, -1.0
-        for t in _grid(group):
-            marks = []
-            for c in group:
-                value, found = _value_at(c, t)
-                r = judge_value(key, answers.get((c.doc, key), ""), value, found)
-                if r is not None:
-                    marks.append(r)
-            score = sum(marks) / len(marks) if marks else 0.0
-            if score > best + 1e-9:
-                best_t, best = t, score
-        typed[key] = best_t
+        # Cells that read a typed value and cells that did not get thresholds of their own.
+        for read, name in ((True, key), (False, f"{key} (no value)")):
+            group = [c for c in by_key.get(key, []) if c.typed is read]
+            best_t, best = 0.0, -1.0
+            for t in _grid(group):
+                marks = []
+                for c in group:
+                    value, found = _value_at(c, t)
+                    r = judge_value(key, answers.get((c.doc, key), ""), value, found)
+                    if r is not None:
+                        marks.append(r)
+                score = sum(marks) / len(marks) if marks else 0.0
+                if score > best + 1e-9:
+                    best_t, best = t, score
+            typed[name] = best_t
 
     def yes_pairs(group: Sequence[Filled], t: float) -> list[tuple[bool, bool]]:
         return [
@@ -172,11 +177,11 @@ def cut(
     """The cells as the filler with these thresholds shows them."""
     out = []
     for c in cells:
-        if c.key in typed:
-            value, found = _value_at(c, typed[c.key])
+        if c.confidence < base:
+            out.append(Filled(c.doc, c.key, c.confidence, NOT_FOUND, [], c.typed))
+        elif c.key in typed:
+            value, found = _value_at(c, typed[c.key if c.typed else f"{c.key} (no value)"])
             out.append(Filled(c.doc, c.key, c.confidence, value, c.spans if found else []))
-        elif c.confidence < base:
-            out.append(Filled(c.doc, c.key, c.confidence, NOT_FOUND, []))
         elif c.key in yes and c.spans and c.confidence < yes[c.key]:
             out.append(Filled(c.doc, c.key, c.confidence, "No", c.spans))
         else:
@@ -242,6 +247,25 @@ def main(
         held += cut([c for c in filled if fold[c.doc] == f], typed, yes, threshold)
         print(f"fold {f}: fitted on {len(train_docs)} contracts", flush=True)
     cv = figures(held, answers, spans, unlocated)
+    dump = Path(settings.BASE_DIR) / "var" / "evaluation" / "grid-fit-held.json"
+    dump.parent.mkdir(parents=True, exist_ok=True)
+    dump.write_text(
+        json.dumps(
+            [
+                {
+                    "doc": c.doc,
+                    "key": c.key,
+                    "confidence": c.confidence,
+                    "value": c.value,
+                    "spans": c.spans,
+                    "typed": c.typed,
+                }
+                for c in held
+            ]
+        ),
+        encoding="utf-8",
+    )
+    print(f"held-out cells written to {dump}")
     w_unit, w_cell, threshold, prior = fitting.fit(features)
     constants = constants_from(w_unit, w_cell, threshold, prior)
     filled = fill_all(names, data, columns, constants, adhoc)

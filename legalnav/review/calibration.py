@@ -4,233 +4,233 @@ Written by ``scripts/eval_extract.py --fit --write`` (legalnav/review/fitting.py
 models fitted on the 40 CUAD dev contracts (every tenth contract in name order) x the
 41 preset columns, with L2 penalty 1.0 on standardised features. Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    cross-validated (5 folds by contract): typed_right 0.802, dates_right 0.700, parties_right 0.846, durations_right 0.861, jurisdiction_right 0.925, yes_no_accuracy 0.874, yes_f1_pooled 0.765, yes_f1_mean 0.605, aupr_mean 0.532, aupr_pooled 0.672
-    in-sample (fitted and scored on the same contracts): typed_right 0.862, dates_right 0.773, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.950, yes_no_accuracy 0.911, yes_f1_pooled 0.834, yes_f1_mean 0.695, aupr_mean 0.600, aupr_pooled 0.727
+    cross-validated (5 folds by contract): typed_right 0.836, dates_right 0.736, parties_right 0.846, durations_right 0.911, jurisdiction_right 0.950, yes_no_accuracy 0.873, yes_f1_pooled 0.766, yes_f1_mean 0.608, aupr_mean 0.555, aupr_pooled 0.700
+    in-sample (fitted and scored on the same contracts): typed_right 0.866, dates_right 0.773, parties_right 0.846, durations_right 0.962, jurisdiction_right 0.950, yes_no_accuracy 0.911, yes_f1_pooled 0.832, yes_f1_mean 0.666, aupr_mean 0.601, aupr_pooled 0.734
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -6.7513,  # bias
-    1.1218,  # cos
-    -4.6693,  # cos_gap
-    -0.2530,  # lex_rel
-    0.3094,  # fused_rank
-    0.1996,  # unit_lex
-    0.3972,  # unit_lex_rel
-    0.1587,  # cues
-    0.2723,  # cue_any
-    1.3523,  # extracted
-    0.5100,  # opening
+    -6.5604,  # bias
+    0.8637,  # cos
+    -4.3452,  # cos_gap
+    -0.2454,  # lex_rel
+    0.2929,  # fused_rank
+    0.2137,  # unit_lex
+    0.3678,  # unit_lex_rel
+    0.8553,  # cues
+    0.5817,  # cue_any
+    1.2945,  # extracted
+    0.5074,  # opening
     0.0000,  # cued_column
-    0.7350,  # first_units
-    1.6958,  # unit_cos
-    4.1237,  # unit_cos_gap
-    4.1666,  # topic
+    0.7276,  # first_units
+    1.6644,  # unit_cos
+    4.0861,  # unit_cos_gap
+    4.1145,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
     "Document Name": (
-        -0.4934,
-        -0.1988,
+        -1.2797,
+        -0.9230,
     ),
     "Parties": (
-        2.4368,
-        -1.7810,
-        0.9389,
+        0.9302,
+        -2.1782,
+        -0.0339,
     ),
     "Agreement Date": (
-        -0.1667,
-        1.1736,
+        -0.9470,
+        0.1501,
     ),
     "Effective Date": (
-        -0.6194,
-        1.0831,
-        -6.3097,
+        -1.5014,
+        0.0910,
+        -1.5729,
     ),
     "Expiration Date": (
-        -0.3530,
-        0.3864,
-        6.6983,
-        -1.4441,
+        -0.9734,
+        -0.5277,
+        0.2103,
+        -1.7778,
     ),
     "Renewal Term": (
-        0.7602,
-        1.3660,
-        -0.6842,
-        2.1557,
+        -0.0587,
+        0.3056,
+        -0.5287,
+        0.5811,
     ),
     "Notice Period To Terminate Renewal": (
-        8.9378,
-        9.7316,
-        -0.2495,
+        0.4965,
+        0.9987,
+        -0.3388,
     ),
     "Governing Law": (
-        0.5404,
-        0.9138,
-        -1.6525,
-        0.2082,
+        -0.4714,
+        -0.1535,
+        -1.6833,
+        -0.5981,
     ),
     "Most Favored Nation": (
-        -3.8684,
-        -4.2148,
+        -0.0160,
+        -0.0675,
         0.0000,
     ),
     "Competitive Restriction Exception": (
-        2.0392,
-        3.1818,
+        0.6812,
+        1.1209,
     ),
     "Non-Compete": (
-        3.0971,
-        10.2545,
-        0.9245,
+        1.2902,
+        1.1652,
+        -0.0710,
     ),
     "Exclusivity": (
-        0.7252,
+        -0.2666,
         0.0000,
-        -7.3139,
+        -0.6140,
     ),
     "No-Solicit Of Customers": (
-        3.6550,
+        1.4712,
         0.0000,
     ),
     "No-Solicit Of Employees": (
-        0.1447,
-        2.3663,
+        -0.6275,
+        0.2852,
     ),
     "Non-Disparagement": (
-        1.8371,
+        0.2691,
         0.0000,
     ),
     "Termination For Convenience": (
-        0.9280,
-        0.1646,
-        0.0028,
-        0.7352,
+        -0.0202,
+        -0.5204,
+        -0.6687,
+        -0.1251,
     ),
     "Rofr/Rofo/Rofn": (
-        1.3686,
-        3.6168,
-        -4.1092,
+        0.2344,
+        0.7733,
+        -0.0214,
     ),
     "Change Of Control": (
-        1.3293,
-        1.6760,
-        -7.7397,
+        0.2422,
+        0.4390,
+        -1.1577,
     ),
     "Anti-Assignment": (
-        0.9147,
-        1.6221,
-        0.2736,
+        0.0829,
+        0.4801,
+        -0.5995,
     ),
     "Revenue/Profit Sharing": (
-        -0.0010,
-        2.5599,
+        -0.9096,
+        0.2708,
         0.0000,
-        -0.9059,
+        -1.1436,
     ),
     "Price Restrictions": (
-        -3.7733,
+        -0.0542,
         0.0000,
     ),
     "Minimum Commitment": (
-        2.6544,
+        0.8989,
         0.0000,
     ),
     "Volume Restriction": (
-        -4.3876,
+        -0.0292,
         0.0000,
     ),
     "Ip Ownership Assignment": (
-        1.6503,
-        -4.4592,
-        8.3187,
+        0.4361,
+        -0.1627,
+        0.4106,
     ),
     "Joint Ip Ownership": (
-        9.4737,
-        2.1378,
-        -4.2449,
+        0.7028,
+        0.4673,
+        -0.0678,
     ),
     "License Grant": (
-        1.3961,
-        0.9229,
+        0.3922,
+        0.0587,
     ),
     "Non-Transferable License": (
-        3.8516,
-        3.9065,
-        2.2755,
+        0.9445,
+        0.1151,
+        0.0843,
     ),
     "Affiliate License-Licensor": (
-        1.8490,
+        0.6058,
         0.0000,
     ),
     "Affiliate License-Licensee": (
-        2.0332,
+        0.3270,
         0.0000,
     ),
     "Unlimited/All-You-Can-Eat-License": (
-        3.3829,
+        0.7471,
         0.0000,
-        -4.1562,
+        -0.1399,
     ),
     "Irrevocable Or Perpetual License": (
-        2.7042,
-        2.0353,
+        1.2247,
+        0.7013,
     ),
     "Source Code Escrow": (
-        0.9490,
-        -0.0910,
+        -0.1477,
+        -0.5142,
     ),
     "Post-Termination Services": (
-        0.0145,
-        -1.7988,
-        2.6085,
-        1.4293,
+        -0.8557,
+        -1.6606,
+        0.4517,
+        0.3554,
     ),
     "Audit Rights": (
-        1.2084,
-        0.5882,
-        1.2223,
+        0.1916,
+        -0.2496,
+        0.1867,
     ),
     "Uncapped Liability": (
-        1.7894,
-        -0.6596,
-        -4.2282,
+        0.2674,
+        -0.5770,
+        -0.0245,
     ),
     "Cap On Liability": (
-        2.5847,
-        11.1155,
-        -3.6301,
-        0.3384,
+        1.1057,
+        0.1903,
+        0.0345,
+        -0.4193,
     ),
     "Liquidated Damages": (
         0.0000,
-        4.1138,
+        0.9968,
         0.0000,
     ),
     "Warranty Duration": (
-        3.6453,
+        1.1940,
         0.0000,
     ),
     "Insurance": (
-        0.8811,
-        1.2113,
-        0.8758,
+        -0.1116,
+        0.2092,
+        0.0654,
     ),
     "Covenant Not To Sue": (
-        8.7331,
+        0.6876,
         0.0000,
-        -4.5752,
+        -0.0349,
     ),
     "Third Party Beneficiary": (
-        2.8801,
+        1.1423,
         0.0000,
-        -6.6722,
+        -0.2276,
     ),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (0.3641, 0.8583, 0.2050)
+CELL_WEIGHTS: tuple[float, ...] = (0.4789, 0.9202, 0.1407)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
 NOT_FOUND_BELOW = 0.04
@@ -282,49 +282,56 @@ COLUMN_PRIORS: dict[str, float] = {
 # that makes most values right on the fitting contracts (evaluation/grid_fit.py).
 COLUMN_THRESHOLDS: dict[str, float] = {
     "Agreement Date": 0.0000,
-    "Effective Date": 0.0952,
-    "Expiration Date": 0.8534,
-    "Governing Law": 0.0772,
-    "Notice Period To Terminate Renewal": 0.3406,
+    "Agreement Date (no value)": 0.0000,
+    "Effective Date": 0.0000,
+    "Effective Date (no value)": 0.0833,
+    "Expiration Date": 0.7469,
+    "Expiration Date (no value)": 0.7066,
+    "Governing Law": 0.0000,
+    "Governing Law (no value)": 0.0602,
+    "Notice Period To Terminate Renewal": 0.0720,
+    "Notice Period To Terminate Renewal (no value)": 0.0000,
     "Parties": 0.0000,
-    "Renewal Term": 0.1336,
+    "Parties (no value)": 0.0000,
+    "Renewal Term": 0.1335,
+    "Renewal Term (no value)": 0.0000,
 }
 # Per yes/no preset column, the confidence below which its cell says "No" (its
 # quotation still shown): the best F1 of "Yes" on the fitting contracts.
 YES_THRESHOLDS: dict[str, float] = {
-    "Affiliate License-Licensee": 0.1300,
-    "Affiliate License-Licensor": 0.1300,
-    "Anti-Assignment": 0.1300,
-    "Audit Rights": 0.1300,
-    "Cap On Liability": 0.0720,
-    "Change Of Control": 0.2343,
-    "Competitive Restriction Exception": 0.0452,
-    "Covenant Not To Sue": 0.1300,
-    "Exclusivity": 0.1347,
-    "Insurance": 0.2388,
-    "Ip Ownership Assignment": 0.0792,
-    "Irrevocable Or Perpetual License": 0.8325,
-    "Joint Ip Ownership": 0.0301,
-    "License Grant": 0.0382,
-    "Liquidated Damages": 0.1300,
-    "Minimum Commitment": 0.0411,
-    "Most Favored Nation": 0.1300,
-    "No-Solicit Of Customers": 0.1300,
-    "No-Solicit Of Employees": 0.0337,
-    "Non-Compete": 0.3303,
-    "Non-Disparagement": 0.1300,
-    "Non-Transferable License": 0.1300,
-    "Post-Termination Services": 0.1158,
-    "Price Restrictions": 0.1300,
-    "Revenue/Profit Sharing": 0.0669,
-    "Rofr/Rofo/Rofn": 0.0529,
-    "Source Code Escrow": 0.1300,
-    "Termination For Convenience": 0.2935,
-    "Third Party Beneficiary": 0.2743,
-    "Uncapped Liability": 0.2197,
-    "Unlimited/All-You-Can-Eat-License": 0.1300,
-    "Volume Restriction": 0.1300,
-    "Warranty Duration": 0.1300,
+    "Affiliate License-Licensee": 0.1100,
+    "Affiliate License-Licensor": 0.1100,
+    "Anti-Assignment": 0.1100,
+    "Audit Rights": 0.1100,
+    "Cap On Liability": 0.1100,
+    "Change Of Control": 0.2176,
+    "Competitive Restriction Exception": 0.1100,
+    "Covenant Not To Sue": 0.1374,
+    "Exclusivity": 0.1415,
+    "Insurance": 0.4289,
+    "Ip Ownership Assignment": 0.0786,
+    "Irrevocable Or Perpetual License": 0.2179,
+    "Joint Ip Ownership": 0.0486,
+    "License Grant": 0.2434,
+    "Liquidated Damages": 0.1100,
+    "Minimum Commitment": 0.0426,
+    "Most Favored Nation": 0.1100,
+    "No-Solicit Of Customers": 0.1100,
+    "No-Solicit Of Employees": 0.0413,
+    "Non-Compete": 0.1045,
+    "Non-Disparagement": 0.1100,
+    "Non-Transferable License": 0.1322,
+    "Post-Termination Services": 0.1100,
+    "Price Restrictions": 0.1100,
+    "Revenue/Profit Sharing": 0.1100,
+    "Rofr/Rofo/Rofn": 0.0543,
+    "Source Code Escrow": 0.1100,
+    "Termination For Convenience": 0.2654,
+    "Third Party Beneficiary": 0.2741,
+    "Uncapped Liability": 0.2346,
+    "Unlimited/All-You-Can-Eat-License": 0.1100,
+    "Volume Restriction": 0.1100,
+    "Warranty Duration": 0.1100,
 }
 # The contracts these constants saw: an evaluation that scores any of them is in-sample.
 FITTED_ON: tuple[str, ...] = (

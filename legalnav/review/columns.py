@@ -452,6 +452,8 @@ CUAD_COLUMNS: tuple[Column, ...] = (
 # name a value: document name, parties, three dates, two periods, governing law). Their cells say
 # "Yes" first, whatever type a caller asks them in.
 YES_NO_KEYS = frozenset(c.key for c in CUAD_COLUMNS[8:])
+# The preset columns whose cell is a typed value (dates, parties, periods, governing law).
+TYPED_KEYS = frozenset(c.key for c in CUAD_COLUMNS[1:8])
 
 # CUAD's README spells some categories differently from its gold spans; a request may use either.
 _ALIASES = {

@@ -52,7 +52,13 @@ from legalnav.review.calibration import (
     UNIT_WEIGHTS,
     YES_THRESHOLDS,
 )
-from legalnav.review.columns import YES_NO_KEYS, Column, compiled_cues, preset_column
+from legalnav.review.columns import (
+    TYPED_KEYS,
+    YES_NO_KEYS,
+    Column,
+    compiled_cues,
+    preset_column,
+)
 
 NOT_FOUND = "not found"
 TOP_PASSAGES = 6  # passages of the first stage whose units are candidates
@@ -444,7 +450,7 @@ def fill_column(
     confidence = _sigmoid(float(cell_features(best.logit, prior) @ np.asarray(cell_weights)))
     preset = preset_column(column.key)
     per_column = COLUMN_THRESHOLDS if thresholds is None else thresholds
-    limit = per_column.get(preset.key, threshold) if preset else threshold
+    limit = threshold
     if confidence < limit:
         return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
     if column_extractor(column) is not None and best.extracted is None:
@@ -470,6 +476,13 @@ def fill_column(
             quoted.append(second)
     spans = [(c.start, c.end) for c in quoted]
     value, typed, reason = _value(column, quoted)
+    if preset is not None and preset.key in TYPED_KEYS:
+        # A typed column has two thresholds: one for a cell that read a value of its type, a
+        # higher one for a cell that only found a sentence (a date column's quotation with no
+        # date in it is seldom what the column asks).
+        limit = per_column.get(preset.key if typed is not None else f"{preset.key} (no value)", 0.0)
+        if confidence < limit:
+            return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
     yes_at = (YES_THRESHOLDS if yes_thresholds is None else yes_thresholds).get(
         preset.key if preset else "", 0.0
     )

@@ -25,14 +25,26 @@ from legalnav.review.columns import CUAD_COLUMNS, Column, column_from_request
 from legalnav.review.scoring import Judged, aupr, cell_figures, overlaps, precision_at_recall
 
 
-def logistic(x: np.ndarray, y: np.ndarray, *, l2: float = 1.0, iterations: int = 50) -> np.ndarray:
+def logistic(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    l2: float = 1.0,
+    iterations: int = 50,
+    raw_from: int | None = None,
+) -> np.ndarray:
     """Weights w (first column of x is the bias, not penalised) maximising the L2-penalised
     log-likelihood of y under sigmoid(x @ w). Features are standardised inside and the weights
-    folded back, so the penalty treats them alike."""
+    folded back, so the penalty treats them alike; columns from ``raw_from`` on (the 0/1 cue
+    patterns) are penalised on their own scale instead: standardising a pattern that fires in a
+    handful of sentences would let its weight grow without bound (a cue seen in two contracts
+    weighed +10)."""
     mean = x.mean(axis=0)
     std = x.std(axis=0)
     mean[0], std[0] = 0.0, 1.0
     std[std == 0] = 1.0
+    if raw_from is not None:
+        mean[raw_from:], std[raw_from:] = 0.0, 1.0
     z = (x - mean) / std
     w = np.zeros(x.shape[1])
     penalty = np.full(x.shape[1], l2)
@@ -144,7 +156,7 @@ def fit(cells: Sequence[CellData]) -> tuple[np.ndarray, np.ndarray, float, dict[
     """(unit weights, cell weights, threshold, priors) fitted on these cells."""
     x = np.vstack([c.x for c in cells if len(c.x)])
     y = np.concatenate([c.y for c in cells if len(c.x)])
-    w_unit = logistic(x, y)
+    w_unit = logistic(x, y, raw_from=len(fill.FEATURES))
     prior = priors(cells)
     best = best_logits(cells, w_unit)
     rows, labels = [], []

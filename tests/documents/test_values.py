@@ -311,3 +311,20 @@ def test_a_salutation_is_not_part_of_a_name():
         'between Gentlemen: Acme Widgets, Inc. ("Acme") and Beta LLC ("Beta")'
     )
     assert found.value[0].name == "Acme Widgets, Inc."
+
+
+def test_a_filing_stamp_is_not_a_date_of_the_agreement():
+    text = "effective as of the last date signed below. Source: GLOBAL TECH INC., 10KSB, 9/28/2005"
+    assert X.extract_dates(text) == []
+    assert X.extract_date(
+        "Source: ACME CORP, 10-K/A, 12/2/2019 dated May 1, 2019"
+    ).value == dt.date(2019, 5, 1)
+
+
+def test_the_effective_date_is_the_one_said_to_be_effective():
+    text = (
+        "This Services Agreement is entered into on October 1, 2019 and is made effective as of "
+        'November 1, 2019 (the "Effective Date"), by and between'
+    )
+    assert X.extract_effective_date(text).value == dt.date(2019, 11, 1)
+    assert X.extract_effective_date("dated as of May 13, 2020").value == dt.date(2020, 5, 13)

@@ -27,3 +27,14 @@ def test_logistic_recovers_known_weights():
     y = (rng.random(4000) < 1 / (1 + np.exp(-(x @ true)))).astype(float)
     w = logistic(x, y, l2=1e-6)
     assert np.allclose(w, true, atol=0.15), w
+
+
+def test_thresholds_name_preset_columns_and_the_fit_says_what_it_saw():
+    """A threshold keyed by a misspelt column would silently never apply."""
+    from legalnav.review.columns import TYPED_KEYS, YES_NO_KEYS
+
+    typed = set(TYPED_KEYS) | {f"{k} (no value)" for k in TYPED_KEYS}
+    assert set(calibration.COLUMN_THRESHOLDS) <= typed and calibration.COLUMN_THRESHOLDS
+    assert set(calibration.YES_THRESHOLDS) == set(YES_NO_KEYS)
+    assert all(0.0 <= t <= 1.0 for t in calibration.YES_THRESHOLDS.values())
+    assert len(calibration.FITTED_ON) == 40 and all(n.endswith(".txt") for n in calibration.FITTED_ON)

@@ -105,6 +105,11 @@ _DATE_PATTERNS = [
 ]
 
 
+_FILING_STAMP_RX = re.compile(
+    r"\bSource:\s*[^\n]{1,120}?,\s*(?:\d{1,2}-?[A-Z]{1,3}|[A-Z0-9/\-]{2,12}),\s*\d{1,2}/\d{1,2}/\d{2,4}"
+)
+
+
 def _month_number(name: str) -> int | None:
     name = name.lower().rstrip(".")
     for full, n in _MONTHS.items():
@@ -116,7 +121,9 @@ def _month_number(name: str) -> int | None:
 def extract_dates(text: str) -> list[Extracted]:
     """Every date written in the text, in order of appearance (overlapping readings dropped)."""
     found: list[Extracted] = []
-    taken: list[tuple[int, int]] = []
+    # An EDGAR filing stamp ("Source: ACME CORP, 10-K, 12/2/2019") dates the filing, not the
+    # agreement: its dates are not read.
+    taken: list[tuple[int, int]] = [(m.start(), m.end()) for m in _FILING_STAMP_RX.finditer(text)]
     for rx in _DATE_PATTERNS:
         for m in rx.finditer(text):
             if any(a < m.end() and m.start() < b for a, b in taken):
@@ -144,6 +151,25 @@ def extract_dates(text: str) -> list[Extracted]:
 def extract_date(text: str) -> Extracted | None:
     """The first date in the text."""
     dates = extract_dates(text)
+    return dates[0] if dates else None
+
+
+_EFFECTIVE_BEFORE_RX = re.compile(
+    r"\beffective(?:\s+(?:as\s+of|on|from|date))?\s*[:,]?\s*(?:the\s+)?$", re.I
+)
+_EFFECTIVE_AFTER_RX = re.compile(r"^[\s,]*\(?\s*(?:the\s+)?[\"“]?effective\s*date", re.I)
+
+
+def extract_effective_date(text: str) -> Extracted | None:
+    """The date an agreement takes effect: the one written after 'effective as of' or named
+    'the "Effective Date"' ('entered into on October 1, 2019 and made effective as of November
+    1, 2019 (the "Effective Date")' -> 2019-11-01), else the first date."""
+    dates = extract_dates(text)
+    for d in dates:
+        if _EFFECTIVE_BEFORE_RX.search(
+            text[max(0, d.start - 30) : d.start]
+        ) or _EFFECTIVE_AFTER_RX.match(text[d.end : d.end + 30]):
+            return d
     return dates[0] if dates else None
 
 
@@ -798,7 +824,7 @@ BY_KEY: dict[str, Extractor] = {
     "notice period to terminate renewal": extract_notice_period,
     "document name": extract_title,
     "agreement date": extract_date,
-    "effective date": extract_date,
+    "effective date": extract_effective_date,
 }
 BY_TYPE: dict[str, Extractor] = {
     "date": extract_date,
