@@ -328,3 +328,15 @@ def test_the_effective_date_is_the_one_said_to_be_effective():
     )
     assert X.extract_effective_date(text).value == dt.date(2019, 11, 1)
     assert X.extract_effective_date("dated as of May 13, 2020").value == dt.date(2020, 5, 13)
+
+
+def test_an_amendment_bears_its_own_date_not_the_amended_agreements():
+    text = (
+        'This is the First Amendment ("First Amendment") to the Development Agreement '
+        '("Development Agreement") entered into on April 15, 2010, by and between Cargill and '
+        "BioAmber. This First Amendment will be effective as of July 5, 2011."
+    )
+    assert X.extract_agreement_date(text).value == dt.date(2011, 7, 5)
+    assert X.extract_effective_date(text).value == dt.date(2011, 7, 5)
+    own = "This Development Agreement is entered into on April 15, 2010 by and between"
+    assert X.extract_agreement_date(own).value == dt.date(2010, 4, 15)

@@ -154,6 +154,32 @@ def extract_date(text: str) -> Extracted | None:
     return dates[0] if dates else None
 
 
+# A date that belongs to another instrument the text names: 'the First Amendment to the
+# Development Agreement ("Development Agreement") entered into on April 15, 2010'.
+_OTHER_INSTRUMENT_RX = re.compile(
+    r"\b(?:to|of|under|amends?|amending|restat\w*|supplement\w*)\s+(?:the|that\s+certain|a|an)\s+"
+    r"[^.;]{0,80}?\b(?:agreement|contract|lease|indenture|licen[cs]e)\b[^.;]{0,60}?"
+    r"\b(?:entered\s+into|dated|made|executed|signed)(?:\s+(?:on|as\s+of|effective))?\s*(?:the\s+)?$",
+    re.I,
+)
+
+
+def own_dates(text: str) -> list[Extracted]:
+    """The text's dates less those of another instrument it names."""
+    return [
+        d
+        for d in extract_dates(text)
+        if not _OTHER_INSTRUMENT_RX.search(text[max(0, d.start - 160) : d.start])
+    ]
+
+
+def extract_agreement_date(text: str) -> Extracted | None:
+    """The date the instrument itself bears: its first date that is not the date of an
+    agreement it amends or refers to."""
+    dates = own_dates(text)
+    return dates[0] if dates else None
+
+
 _EFFECTIVE_BEFORE_RX = re.compile(
     r"\beffective(?:\s+(?:as\s+of|on|from|date))?\s*[:,]?\s*(?:the\s+)?$", re.I
 )
@@ -164,7 +190,7 @@ def extract_effective_date(text: str) -> Extracted | None:
     """The date an agreement takes effect: the one written after 'effective as of' or named
     'the "Effective Date"' ('entered into on October 1, 2019 and made effective as of November
     1, 2019 (the "Effective Date")' -> 2019-11-01), else the first date."""
-    dates = extract_dates(text)
+    dates = own_dates(text)
     for d in dates:
         if _EFFECTIVE_BEFORE_RX.search(
             text[max(0, d.start - 30) : d.start]
@@ -823,7 +849,7 @@ BY_KEY: dict[str, Extractor] = {
     "renewal term": extract_renewal,
     "notice period to terminate renewal": extract_notice_period,
     "document name": extract_title,
-    "agreement date": extract_date,
+    "agreement date": extract_agreement_date,
     "effective date": extract_effective_date,
 }
 BY_TYPE: dict[str, Extractor] = {
