@@ -340,3 +340,9 @@ def test_an_amendment_bears_its_own_date_not_the_amended_agreements():
     assert X.extract_effective_date(text).value == dt.date(2011, 7, 5)
     own = "This Development Agreement is entered into on April 15, 2010 by and between"
     assert X.extract_agreement_date(own).value == dt.date(2010, 4, 15)
+
+
+def test_a_province_is_shown_with_its_country():
+    found = X.extract_jurisdiction("governed by the laws of the Province of Ontario")
+    assert found.value == "Ontario" and found.display == "Ontario, Canada"
+    assert X.extract_jurisdiction("governed by the laws of the State of Texas").display == "Texas"

@@ -763,6 +763,21 @@ def _incorporation(text: str, at: int) -> bool:
     return bool(_INCORPORATION_RX.search(text[max(0, at - 70) : at]))
 
 
+# A province or state outside the United States is shown with its country ("Ontario, Canada").
+_COUNTRY_OF = {
+    "Ontario": "Canada",
+    "Quebec": "Canada",
+    "British Columbia": "Canada",
+    "Alberta": "Canada",
+    "New South Wales": "Australia",
+    "Victoria": "Australia",
+    "England": "United Kingdom",
+    "England and Wales": "United Kingdom",
+    "Scotland": "United Kingdom",
+    "Northern Ireland": "United Kingdom",
+}
+
+
 def extract_jurisdiction(text: str) -> Extracted | None:
     """The law a governing-law clause chooses: 'the laws of the State of New York' -> 'New
     York'. Prefers a place named right after 'laws of'; else the first place in a sentence
@@ -782,7 +797,8 @@ def extract_jurisdiction(text: str) -> Extracted | None:
         return None
     found = " ".join(m.group("place").split())
     place = re.sub(r"^the\s+", "", _CANONICAL.get(found.lower(), found), flags=re.I)
-    return Extracted(place, place, m.start("place"), m.end("place"))
+    shown = f"{place}, {_COUNTRY_OF[place]}" if place in _COUNTRY_OF else place
+    return Extracted(place, shown, m.start("place"), m.end("place"))
 
 
 # --- the document's own title -----------------------------------------------------------------
