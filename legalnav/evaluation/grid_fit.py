@@ -181,9 +181,9 @@ def cut(
             out.append(Filled(c.doc, c.key, c.confidence, NOT_FOUND, [], c.typed))
         elif c.key in typed:
             value, found = _value_at(c, typed[c.key if c.typed else f"{c.key} (no value)"])
-            out.append(Filled(c.doc, c.key, c.confidence, value, c.spans if found else []))
+            out.append(Filled(c.doc, c.key, c.confidence, value, c.spans if found else [], c.typed))
         elif c.key in yes and c.spans and c.confidence < yes[c.key]:
-            out.append(Filled(c.doc, c.key, c.confidence, "No", c.spans))
+            out.append(Filled(c.doc, c.key, c.confidence, "No", c.spans, c.typed))
         else:
             out.append(c)
     return out

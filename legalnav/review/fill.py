@@ -625,6 +625,9 @@ def dates_resolve(cells: list[Cell], fill_preset: Callable[[str], Cell | None]) 
         return
     term: Duration = expiration.typed
     start, said = _term_start(expiration), "the start the term names"
+    if start is None and opening is not None and _OPENING_DATE_RX.search(_cell_quote(expiration)):
+        # "the seventh anniversary of the date hereof": the date the agreement bears.
+        start, said = opening, "the Agreement Date (the term runs from the date hereof)"
     if start is None:
         effective = effective if effective is not None else fill_preset("Effective Date")
         start, said = _cell_date(effective), "the Effective Date"

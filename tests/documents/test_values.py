@@ -346,3 +346,10 @@ def test_a_province_is_shown_with_its_country():
     found = X.extract_jurisdiction("governed by the laws of the Province of Ontario")
     assert found.value == "Ontario" and found.display == "Ontario, Canada"
     assert X.extract_jurisdiction("governed by the laws of the State of Texas").display == "Texas"
+
+
+def test_an_ocr_ordinal_does_not_hide_the_end_of_a_term():
+    found = X.extract_term_end(
+        '"Term" means: 1.5t January 2013 to 315t December 2013 or until terminated'
+    )
+    assert found.value == dt.date(2013, 12, 31)

@@ -100,3 +100,18 @@ def test_no_start_no_invented_date():
 )
 def test_an_exclusivity_waiver_is_not_exclusivity(text, no):
     assert bool(fill._not_yes("Exclusivity", text)) is no
+
+
+def test_a_term_from_the_date_hereof_runs_from_the_agreement_date():
+    cells = [
+        _cell("Agreement Date", "2001-11-28", dt.date(2001, 11, 28)),
+        _cell("Effective Date", "2001-12-01", dt.date(2001, 12, 1)),
+        _cell(
+            "Expiration Date",
+            "7 years",
+            Duration(7, "year"),
+            "the term of this Agreement shall end on the seventh anniversary of the date hereof",
+        ),
+    ]
+    fill.dates_resolve(cells, lambda key: None)
+    assert cells[2].value == "2008-11-28" and "Agreement Date" in cells[2].reason

@@ -86,7 +86,8 @@ _MONTH_RX = (
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 # OCR splits ordinals ("20t h day"); the day is 1-31 with an optional suffix.
-_DAY_RX = r"(?P<day>[0-3]?\d)\s?(?:s\s?t|n\s?d|r\s?d|t\s?h)?"
+# OCR also reads "31st" as "315t" (an s taken for a 5).
+_DAY_RX = r"(?P<day>[0-3]?\d)\s?(?:[s5]\s?t|n\s?d|r\s?d|t\s?h)?"
 _DATE_PATTERNS = [
     # the 1st day of January, 2020
     re.compile(
