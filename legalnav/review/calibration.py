@@ -4,138 +4,138 @@ Written by ``scripts/eval_extract.py --fit --write`` (legalnav/review/fitting.py
 models fitted on the 40 CUAD dev contracts (every tenth contract in name order) x the
 41 preset columns, with L2 penalty 1.0 on standardised features. Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    cross-validated (5 folds by contract): typed_right 0.836, dates_right 0.736, parties_right 0.846, durations_right 0.911, jurisdiction_right 0.950, yes_no_accuracy 0.873, yes_f1_pooled 0.766, yes_f1_mean 0.608, aupr_mean 0.555, aupr_pooled 0.700
-    in-sample (fitted and scored on the same contracts): typed_right 0.866, dates_right 0.773, parties_right 0.846, durations_right 0.962, jurisdiction_right 0.950, yes_no_accuracy 0.911, yes_f1_pooled 0.832, yes_f1_mean 0.666, aupr_mean 0.601, aupr_pooled 0.734
+    cross-validated (5 folds by contract): typed_right 0.843, dates_right 0.755, parties_right 0.846, durations_right 0.911, jurisdiction_right 0.950, yes_no_accuracy 0.875, yes_f1_pooled 0.765, yes_f1_mean 0.603, aupr_mean 0.547, aupr_pooled 0.696
+    in-sample (fitted and scored on the same contracts): typed_right 0.877, dates_right 0.809, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.950, yes_no_accuracy 0.907, yes_f1_pooled 0.827, yes_f1_mean 0.664, aupr_mean 0.598, aupr_pooled 0.732
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -6.5604,  # bias
-    0.8637,  # cos
-    -4.3452,  # cos_gap
-    -0.2454,  # lex_rel
-    0.2929,  # fused_rank
-    0.2137,  # unit_lex
-    0.3678,  # unit_lex_rel
-    0.8553,  # cues
-    0.5817,  # cue_any
-    1.2945,  # extracted
-    0.5074,  # opening
+    -6.5614,  # bias
+    0.8591,  # cos
+    -4.3379,  # cos_gap
+    -0.2469,  # lex_rel
+    0.2917,  # fused_rank
+    0.2125,  # unit_lex
+    0.3705,  # unit_lex_rel
+    0.8538,  # cues
+    0.5855,  # cue_any
+    1.2837,  # extracted
+    0.5092,  # opening
     0.0000,  # cued_column
-    0.7276,  # first_units
-    1.6644,  # unit_cos
-    4.0861,  # unit_cos_gap
-    4.1145,  # topic
+    0.7257,  # first_units
+    1.6793,  # unit_cos
+    4.0712,  # unit_cos_gap
+    4.1127,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
     "Document Name": (
-        -1.2797,
-        -0.9230,
+        -1.2739,
+        -0.9211,
     ),
     "Parties": (
-        0.9302,
-        -2.1782,
-        -0.0339,
+        0.9323,
+        -2.1732,
+        -0.0355,
     ),
     "Agreement Date": (
-        -0.9470,
-        0.1501,
+        -0.8926,
+        0.1336,
     ),
     "Effective Date": (
-        -1.5014,
-        0.0910,
-        -1.5729,
+        -1.4990,
+        0.0905,
+        -1.5715,
     ),
     "Expiration Date": (
-        -0.9734,
-        -0.5277,
-        0.2103,
-        -1.7778,
+        -0.9706,
+        -0.5281,
+        0.2108,
+        -1.7725,
     ),
     "Renewal Term": (
-        -0.0587,
-        0.3056,
-        -0.5287,
-        0.5811,
+        -0.0585,
+        0.3036,
+        -0.5281,
+        0.5805,
     ),
     "Notice Period To Terminate Renewal": (
-        0.4965,
-        0.9987,
-        -0.3388,
+        0.4964,
+        1.0013,
+        -0.3364,
     ),
     "Governing Law": (
-        -0.4714,
-        -0.1535,
-        -1.6833,
-        -0.5981,
+        -0.4673,
+        -0.1507,
+        -1.6816,
+        -0.5933,
     ),
     "Most Favored Nation": (
-        -0.0160,
-        -0.0675,
+        -0.0161,
+        -0.0677,
         0.0000,
     ),
     "Competitive Restriction Exception": (
-        0.6812,
-        1.1209,
+        0.6795,
+        1.1196,
     ),
     "Non-Compete": (
-        1.2902,
-        1.1652,
-        -0.0710,
+        1.2877,
+        1.1642,
+        -0.0718,
     ),
     "Exclusivity": (
-        -0.2666,
+        -0.2693,
         0.0000,
-        -0.6140,
+        -0.6143,
     ),
     "No-Solicit Of Customers": (
-        1.4712,
+        1.4698,
         0.0000,
     ),
     "No-Solicit Of Employees": (
-        -0.6275,
-        0.2852,
+        -0.6289,
+        0.2850,
     ),
     "Non-Disparagement": (
-        0.2691,
+        0.2682,
         0.0000,
     ),
     "Termination For Convenience": (
-        -0.0202,
-        -0.5204,
-        -0.6687,
-        -0.1251,
+        -0.0212,
+        -0.5220,
+        -0.6707,
+        -0.1260,
     ),
     "Rofr/Rofo/Rofn": (
-        0.2344,
-        0.7733,
+        0.2326,
+        0.7730,
         -0.0214,
     ),
     "Change Of Control": (
-        0.2422,
-        0.4390,
-        -1.1577,
+        0.2408,
+        0.4365,
+        -1.1569,
     ),
     "Anti-Assignment": (
-        0.0829,
-        0.4801,
-        -0.5995,
+        0.0831,
+        0.4797,
+        -0.6018,
     ),
     "Revenue/Profit Sharing": (
-        -0.9096,
-        0.2708,
+        -0.9123,
+        0.2705,
         0.0000,
-        -1.1436,
+        -1.1454,
     ),
     "Price Restrictions": (
-        -0.0542,
+        -0.0543,
         0.0000,
     ),
     "Minimum Commitment": (
-        0.8989,
+        0.8981,
         0.0000,
     ),
     "Volume Restriction": (
@@ -143,94 +143,94 @@ CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
         0.0000,
     ),
     "Ip Ownership Assignment": (
-        0.4361,
-        -0.1627,
-        0.4106,
+        0.4339,
+        -0.1631,
+        0.4097,
     ),
     "Joint Ip Ownership": (
-        0.7028,
-        0.4673,
-        -0.0678,
+        0.7018,
+        0.4656,
+        -0.0682,
     ),
     "License Grant": (
-        0.3922,
-        0.0587,
+        0.3903,
+        0.0580,
     ),
     "Non-Transferable License": (
-        0.9445,
+        0.9439,
         0.1151,
-        0.0843,
+        0.0844,
     ),
     "Affiliate License-Licensor": (
-        0.6058,
+        0.6029,
         0.0000,
     ),
     "Affiliate License-Licensee": (
-        0.3270,
+        0.3257,
         0.0000,
     ),
     "Unlimited/All-You-Can-Eat-License": (
-        0.7471,
+        0.7466,
         0.0000,
-        -0.1399,
+        -0.1403,
     ),
     "Irrevocable Or Perpetual License": (
-        1.2247,
-        0.7013,
+        1.2225,
+        0.7005,
     ),
     "Source Code Escrow": (
-        -0.1477,
-        -0.5142,
+        -0.1492,
+        -0.5147,
     ),
     "Post-Termination Services": (
-        -0.8557,
-        -1.6606,
-        0.4517,
-        0.3554,
+        -0.8589,
+        -1.6631,
+        0.4510,
+        0.3524,
     ),
     "Audit Rights": (
-        0.1916,
-        -0.2496,
-        0.1867,
+        0.1896,
+        -0.2508,
+        0.1861,
     ),
     "Uncapped Liability": (
-        0.2674,
-        -0.5770,
-        -0.0245,
+        0.2663,
+        -0.5781,
+        -0.0246,
     ),
     "Cap On Liability": (
-        1.1057,
+        1.1036,
         0.1903,
-        0.0345,
-        -0.4193,
+        0.0340,
+        -0.4212,
     ),
     "Liquidated Damages": (
         0.0000,
-        0.9968,
+        0.9961,
         0.0000,
     ),
     "Warranty Duration": (
-        1.1940,
+        1.1949,
         0.0000,
     ),
     "Insurance": (
-        -0.1116,
-        0.2092,
-        0.0654,
+        -0.1135,
+        0.2086,
+        0.0659,
     ),
     "Covenant Not To Sue": (
-        0.6876,
+        0.6867,
         0.0000,
-        -0.0349,
+        -0.0350,
     ),
     "Third Party Beneficiary": (
-        1.1423,
+        1.1399,
         0.0000,
-        -0.2276,
+        -0.2275,
     ),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (0.4789, 0.9202, 0.1407)
+CELL_WEIGHTS: tuple[float, ...] = (0.4790, 0.9205, 0.1404)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
 NOT_FOUND_BELOW = 0.04
@@ -282,18 +282,18 @@ COLUMN_PRIORS: dict[str, float] = {
 # that makes most values right on the fitting contracts (evaluation/grid_fit.py).
 COLUMN_THRESHOLDS: dict[str, float] = {
     "Agreement Date": 0.0000,
-    "Agreement Date (no value)": 0.0000,
+    "Agreement Date (no value)": 0.7646,
     "Effective Date": 0.0000,
-    "Effective Date (no value)": 0.0833,
-    "Expiration Date": 0.7469,
-    "Expiration Date (no value)": 0.7066,
+    "Effective Date (no value)": 0.2888,
+    "Expiration Date": 0.7361,
+    "Expiration Date (no value)": 0.7070,
     "Governing Law": 0.0000,
     "Governing Law (no value)": 0.0602,
-    "Notice Period To Terminate Renewal": 0.0720,
+    "Notice Period To Terminate Renewal": 0.6986,
     "Notice Period To Terminate Renewal (no value)": 0.0000,
     "Parties": 0.0000,
     "Parties (no value)": 0.0000,
-    "Renewal Term": 0.1335,
+    "Renewal Term": 0.1327,
     "Renewal Term (no value)": 0.0000,
 }
 # Per yes/no preset column, the confidence below which its cell says "No" (its
@@ -304,31 +304,31 @@ YES_THRESHOLDS: dict[str, float] = {
     "Anti-Assignment": 0.1100,
     "Audit Rights": 0.1100,
     "Cap On Liability": 0.1100,
-    "Change Of Control": 0.2176,
-    "Competitive Restriction Exception": 0.1100,
-    "Covenant Not To Sue": 0.1374,
-    "Exclusivity": 0.1415,
-    "Insurance": 0.4289,
-    "Ip Ownership Assignment": 0.0786,
+    "Change Of Control": 0.2174,
+    "Competitive Restriction Exception": 0.0465,
+    "Covenant Not To Sue": 0.1373,
+    "Exclusivity": 0.3861,
+    "Insurance": 0.6493,
+    "Ip Ownership Assignment": 0.0856,
     "Irrevocable Or Perpetual License": 0.2179,
-    "Joint Ip Ownership": 0.0486,
-    "License Grant": 0.2434,
+    "Joint Ip Ownership": 0.0283,
+    "License Grant": 0.0400,
     "Liquidated Damages": 0.1100,
-    "Minimum Commitment": 0.0426,
+    "Minimum Commitment": 0.0412,
     "Most Favored Nation": 0.1100,
     "No-Solicit Of Customers": 0.1100,
     "No-Solicit Of Employees": 0.0413,
-    "Non-Compete": 0.1045,
+    "Non-Compete": 0.0889,
     "Non-Disparagement": 0.1100,
-    "Non-Transferable License": 0.1322,
+    "Non-Transferable License": 0.0683,
     "Post-Termination Services": 0.1100,
     "Price Restrictions": 0.1100,
     "Revenue/Profit Sharing": 0.1100,
     "Rofr/Rofo/Rofn": 0.0543,
     "Source Code Escrow": 0.1100,
-    "Termination For Convenience": 0.2654,
-    "Third Party Beneficiary": 0.2741,
-    "Uncapped Liability": 0.2346,
+    "Termination For Convenience": 0.2657,
+    "Third Party Beneficiary": 0.2611,
+    "Uncapped Liability": 0.3231,
     "Unlimited/All-You-Can-Eat-License": 0.1100,
     "Volume Restriction": 0.1100,
     "Warranty Duration": 0.1100,
