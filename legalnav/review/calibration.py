@@ -2,235 +2,235 @@
 
 Written by ``scripts/eval_extract.py --fit --write`` (legalnav/review/fitting.py): logistic
 models fitted on the 40 CUAD dev contracts (every tenth contract in name order) x the
-41 preset columns, with L2 penalty 1.0 on standardised features. Held-out figures, by
+41 preset columns, with L2 penalty 3.0 on standardised features (cue patterns on their own scale). Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    cross-validated (5 folds by contract): typed_right 0.843, dates_right 0.755, parties_right 0.846, durations_right 0.911, jurisdiction_right 0.950, yes_no_accuracy 0.875, yes_f1_pooled 0.765, yes_f1_mean 0.603, aupr_mean 0.547, aupr_pooled 0.696
-    in-sample (fitted and scored on the same contracts): typed_right 0.877, dates_right 0.809, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.950, yes_no_accuracy 0.907, yes_f1_pooled 0.827, yes_f1_mean 0.664, aupr_mean 0.598, aupr_pooled 0.732
+    cross-validated (5 folds by contract): typed_right 0.843, dates_right 0.745, parties_right 0.846, durations_right 0.924, jurisdiction_right 0.950, yes_no_accuracy 0.878, yes_f1_pooled 0.772, yes_f1_mean 0.606, aupr_mean 0.570, aupr_pooled 0.715
+    in-sample (fitted and scored on the same contracts): typed_right 0.881, dates_right 0.818, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.950, yes_no_accuracy 0.908, yes_f1_pooled 0.829, yes_f1_mean 0.680, aupr_mean 0.600, aupr_pooled 0.734
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -6.5614,  # bias
-    0.8591,  # cos
-    -4.3379,  # cos_gap
-    -0.2469,  # lex_rel
-    0.2917,  # fused_rank
-    0.2125,  # unit_lex
-    0.3705,  # unit_lex_rel
-    0.8538,  # cues
-    0.5855,  # cue_any
-    1.2837,  # extracted
-    0.5092,  # opening
+    -6.4977,  # bias
+    0.7130,  # cos
+    -4.1276,  # cos_gap
+    -0.2478,  # lex_rel
+    0.2904,  # fused_rank
+    0.2308,  # unit_lex
+    0.3495,  # unit_lex_rel
+    0.6787,  # cues
+    0.6293,  # cue_any
+    1.1595,  # extracted
+    0.5004,  # opening
     0.0000,  # cued_column
-    0.7257,  # first_units
-    1.6793,  # unit_cos
-    4.0712,  # unit_cos_gap
-    4.1127,  # topic
+    0.7444,  # first_units
+    1.7305,  # unit_cos
+    3.9736,  # unit_cos_gap
+    4.0943,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
     "Document Name": (
-        -1.2739,
-        -0.9211,
+        -0.8870,
+        -0.6036,
     ),
     "Parties": (
-        0.9323,
-        -2.1732,
-        -0.0355,
+        0.5357,
+        -1.5209,
+        0.0424,
     ),
     "Agreement Date": (
-        -0.8926,
-        0.1336,
+        -0.5563,
+        0.1328,
     ),
     "Effective Date": (
-        -1.4990,
-        0.0905,
-        -1.5715,
+        -1.1295,
+        0.0592,
+        -0.8341,
     ),
     "Expiration Date": (
-        -0.9706,
-        -0.5281,
-        0.2108,
-        -1.7725,
+        -0.5765,
+        -0.3491,
+        0.0875,
+        -1.1317,
     ),
     "Renewal Term": (
-        -0.0585,
-        0.3036,
-        -0.5281,
-        0.5805,
+        -0.0047,
+        0.2422,
+        -0.2027,
+        0.3542,
     ),
     "Notice Period To Terminate Renewal": (
-        0.4964,
-        1.0013,
-        -0.3364,
+        0.2067,
+        0.4606,
+        -0.1069,
     ),
     "Governing Law": (
-        -0.4673,
-        -0.1507,
-        -1.6816,
-        -0.5933,
+        -0.3297,
+        -0.1384,
+        -1.0243,
+        -0.3563,
     ),
     "Most Favored Nation": (
-        -0.0161,
-        -0.0677,
+        -0.0050,
+        -0.0216,
         0.0000,
     ),
     "Competitive Restriction Exception": (
-        0.6795,
-        1.1196,
+        0.3919,
+        0.5266,
     ),
     "Non-Compete": (
-        1.2877,
-        1.1642,
-        -0.0718,
+        0.7210,
+        0.5073,
+        0.0006,
     ),
     "Exclusivity": (
-        -0.2693,
+        -0.1458,
         0.0000,
-        -0.6143,
+        -0.2291,
     ),
     "No-Solicit Of Customers": (
-        1.4698,
+        0.7311,
         0.0000,
     ),
     "No-Solicit Of Employees": (
-        -0.6289,
-        0.2850,
+        -0.3628,
+        0.1213,
     ),
     "Non-Disparagement": (
-        0.2682,
+        0.1333,
         0.0000,
     ),
     "Termination For Convenience": (
-        -0.0212,
-        -0.5220,
-        -0.6707,
-        -0.1260,
+        0.0050,
+        -0.2597,
+        -0.3691,
+        -0.0461,
     ),
     "Rofr/Rofo/Rofn": (
-        0.2326,
-        0.7730,
-        -0.0214,
+        0.1891,
+        0.2893,
+        -0.0066,
     ),
     "Change Of Control": (
-        0.2408,
-        0.4365,
-        -1.1569,
+        0.2211,
+        0.3992,
+        -0.4769,
     ),
     "Anti-Assignment": (
-        0.0831,
-        0.4797,
-        -0.6018,
+        0.1658,
+        0.3518,
+        -0.3884,
     ),
     "Revenue/Profit Sharing": (
-        -0.9123,
-        0.2705,
+        -0.6637,
+        0.1114,
         0.0000,
-        -1.1454,
+        -0.6691,
     ),
     "Price Restrictions": (
-        -0.0543,
+        -0.0173,
         0.0000,
     ),
     "Minimum Commitment": (
-        0.8981,
+        0.4944,
         0.0000,
     ),
     "Volume Restriction": (
-        -0.0292,
+        -0.0090,
         0.0000,
     ),
     "Ip Ownership Assignment": (
-        0.4339,
-        -0.1631,
-        0.4097,
+        0.3146,
+        -0.0554,
+        0.1800,
     ),
     "Joint Ip Ownership": (
-        0.7018,
-        0.4656,
-        -0.0682,
+        0.3018,
+        0.2367,
+        -0.0215,
     ),
     "License Grant": (
-        0.3903,
-        0.0580,
+        0.4357,
+        0.1682,
     ),
     "Non-Transferable License": (
-        0.9439,
-        0.1151,
-        0.0844,
+        0.5027,
+        0.0880,
+        0.0672,
     ),
     "Affiliate License-Licensor": (
-        0.6029,
+        0.4371,
         0.0000,
     ),
     "Affiliate License-Licensee": (
-        0.3257,
+        0.1547,
         0.0000,
     ),
     "Unlimited/All-You-Can-Eat-License": (
-        0.7466,
+        0.2837,
         0.0000,
-        -0.1403,
+        -0.0468,
     ),
     "Irrevocable Or Perpetual License": (
-        1.2225,
-        0.7005,
+        0.8244,
+        0.4932,
     ),
     "Source Code Escrow": (
-        -0.1492,
-        -0.5147,
+        -0.0724,
+        -0.2423,
     ),
     "Post-Termination Services": (
-        -0.8589,
-        -1.6631,
-        0.4510,
-        0.3524,
+        -0.6235,
+        -1.0213,
+        0.2084,
+        0.3222,
     ),
     "Audit Rights": (
-        0.1896,
-        -0.2508,
-        0.1861,
+        0.2679,
+        -0.0943,
+        0.1540,
     ),
     "Uncapped Liability": (
-        0.2663,
-        -0.5781,
-        -0.0246,
+        0.1309,
+        -0.2321,
+        -0.0077,
     ),
     "Cap On Liability": (
-        1.1036,
-        0.1903,
-        0.0340,
-        -0.4212,
+        0.7452,
+        0.0959,
+        0.0335,
+        -0.1832,
     ),
     "Liquidated Damages": (
         0.0000,
-        0.9961,
+        0.4182,
         0.0000,
     ),
     "Warranty Duration": (
-        1.1949,
+        0.5329,
         0.0000,
     ),
     "Insurance": (
-        -0.1135,
-        0.2086,
-        0.0659,
+        0.0020,
+        0.1911,
+        0.0982,
     ),
     "Covenant Not To Sue": (
-        0.6867,
+        0.3235,
         0.0000,
-        -0.0350,
+        -0.0107,
     ),
     "Third Party Beneficiary": (
-        1.1399,
+        0.6807,
         0.0000,
-        -0.2275,
+        -0.0524,
     ),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (0.4790, 0.9205, 0.1404)
+CELL_WEIGHTS: tuple[float, ...] = (0.4938, 0.9375, 0.0919)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
 NOT_FOUND_BELOW = 0.04
@@ -282,56 +282,56 @@ COLUMN_PRIORS: dict[str, float] = {
 # that makes most values right on the fitting contracts (evaluation/grid_fit.py).
 COLUMN_THRESHOLDS: dict[str, float] = {
     "Agreement Date": 0.0000,
-    "Agreement Date (no value)": 0.7646,
+    "Agreement Date (no value)": 0.8290,
     "Effective Date": 0.0000,
-    "Effective Date (no value)": 0.2888,
-    "Expiration Date": 0.7361,
-    "Expiration Date (no value)": 0.7070,
+    "Effective Date (no value)": 0.2687,
+    "Expiration Date": 0.7423,
+    "Expiration Date (no value)": 0.6688,
     "Governing Law": 0.0000,
-    "Governing Law (no value)": 0.0602,
-    "Notice Period To Terminate Renewal": 0.6986,
+    "Governing Law (no value)": 0.9026,
+    "Notice Period To Terminate Renewal": 0.0687,
     "Notice Period To Terminate Renewal (no value)": 0.0000,
     "Parties": 0.0000,
     "Parties (no value)": 0.0000,
-    "Renewal Term": 0.1327,
+    "Renewal Term": 0.3854,
     "Renewal Term (no value)": 0.0000,
 }
 # Per yes/no preset column, the confidence below which its cell says "No" (its
 # quotation still shown): the best F1 of "Yes" on the fitting contracts.
 YES_THRESHOLDS: dict[str, float] = {
-    "Affiliate License-Licensee": 0.1100,
-    "Affiliate License-Licensor": 0.1100,
-    "Anti-Assignment": 0.1100,
-    "Audit Rights": 0.1100,
-    "Cap On Liability": 0.1100,
-    "Change Of Control": 0.2174,
-    "Competitive Restriction Exception": 0.0465,
-    "Covenant Not To Sue": 0.1373,
-    "Exclusivity": 0.3861,
-    "Insurance": 0.6493,
-    "Ip Ownership Assignment": 0.0856,
-    "Irrevocable Or Perpetual License": 0.2179,
-    "Joint Ip Ownership": 0.0283,
-    "License Grant": 0.0400,
-    "Liquidated Damages": 0.1100,
-    "Minimum Commitment": 0.0412,
-    "Most Favored Nation": 0.1100,
-    "No-Solicit Of Customers": 0.1100,
-    "No-Solicit Of Employees": 0.0413,
-    "Non-Compete": 0.0889,
-    "Non-Disparagement": 0.1100,
-    "Non-Transferable License": 0.0683,
-    "Post-Termination Services": 0.1100,
-    "Price Restrictions": 0.1100,
-    "Revenue/Profit Sharing": 0.1100,
-    "Rofr/Rofo/Rofn": 0.0543,
-    "Source Code Escrow": 0.1100,
-    "Termination For Convenience": 0.2657,
-    "Third Party Beneficiary": 0.2611,
-    "Uncapped Liability": 0.3231,
-    "Unlimited/All-You-Can-Eat-License": 0.1100,
-    "Volume Restriction": 0.1100,
-    "Warranty Duration": 0.1100,
+    "Affiliate License-Licensee": 0.1000,
+    "Affiliate License-Licensor": 0.1000,
+    "Anti-Assignment": 0.1000,
+    "Audit Rights": 0.1000,
+    "Cap On Liability": 0.1000,
+    "Change Of Control": 0.1000,
+    "Competitive Restriction Exception": 0.0542,
+    "Covenant Not To Sue": 0.3465,
+    "Exclusivity": 0.3945,
+    "Insurance": 0.6715,
+    "Ip Ownership Assignment": 0.1000,
+    "Irrevocable Or Perpetual License": 0.1859,
+    "Joint Ip Ownership": 0.0479,
+    "License Grant": 0.2431,
+    "Liquidated Damages": 0.1000,
+    "Minimum Commitment": 0.0429,
+    "Most Favored Nation": 0.1000,
+    "No-Solicit Of Customers": 0.1000,
+    "No-Solicit Of Employees": 0.1000,
+    "Non-Compete": 0.0395,
+    "Non-Disparagement": 0.1000,
+    "Non-Transferable License": 0.1372,
+    "Post-Termination Services": 0.1000,
+    "Price Restrictions": 0.1000,
+    "Revenue/Profit Sharing": 0.1000,
+    "Rofr/Rofo/Rofn": 0.1000,
+    "Source Code Escrow": 0.1000,
+    "Termination For Convenience": 0.2638,
+    "Third Party Beneficiary": 0.1255,
+    "Uncapped Liability": 0.2468,
+    "Unlimited/All-You-Can-Eat-License": 0.1000,
+    "Volume Restriction": 0.1000,
+    "Warranty Duration": 0.1000,
 }
 # The contracts these constants saw: an evaluation that scores any of them is in-sample.
 FITTED_ON: tuple[str, ...] = (
