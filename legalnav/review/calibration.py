@@ -2,140 +2,141 @@
 
 Written by ``scripts/eval_extract.py --fit --write`` (legalnav/review/fitting.py): logistic
 models fitted on the 40 CUAD dev contracts (every tenth contract in name order) x the
-41 preset columns, with L2 penalty 3.0 on standardised features (cue patterns on their own scale). Held-out figures, by
+41 preset columns, with L2 penalty 3.0 on standardised features (cue patterns on their
+own scale). Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    cross-validated (5 folds by contract): typed_right 0.843, dates_right 0.745, parties_right 0.846, durations_right 0.924, jurisdiction_right 0.950, yes_no_accuracy 0.878, yes_f1_pooled 0.772, yes_f1_mean 0.606, aupr_mean 0.570, aupr_pooled 0.715
-    in-sample (fitted and scored on the same contracts): typed_right 0.881, dates_right 0.818, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.950, yes_no_accuracy 0.908, yes_f1_pooled 0.829, yes_f1_mean 0.680, aupr_mean 0.600, aupr_pooled 0.734
+    cross-validated (5 folds by contract): typed_right 0.843, dates_right 0.773, parties_right 0.846, durations_right 0.886, jurisdiction_right 0.950, yes_no_accuracy 0.873, yes_f1_pooled 0.763, yes_f1_mean 0.599, aupr_mean 0.558, aupr_pooled 0.706
+    in-sample (fitted and scored on the same contracts): typed_right 0.881, dates_right 0.827, parties_right 0.846, durations_right 0.937, jurisdiction_right 0.950, yes_no_accuracy 0.909, yes_f1_pooled 0.832, yes_f1_mean 0.682, aupr_mean 0.601, aupr_pooled 0.733
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -6.4977,  # bias
-    0.7130,  # cos
-    -4.1276,  # cos_gap
-    -0.2478,  # lex_rel
-    0.2904,  # fused_rank
-    0.2308,  # unit_lex
-    0.3495,  # unit_lex_rel
-    0.6787,  # cues
-    0.6293,  # cue_any
-    1.1595,  # extracted
-    0.5004,  # opening
+    -6.5051,  # bias
+    0.7300,  # cos
+    -4.1385,  # cos_gap
+    -0.2492,  # lex_rel
+    0.2911,  # fused_rank
+    0.2288,  # unit_lex
+    0.3564,  # unit_lex_rel
+    0.6761,  # cues
+    0.6346,  # cue_any
+    1.1519,  # extracted
+    0.5015,  # opening
     0.0000,  # cued_column
-    0.7444,  # first_units
-    1.7305,  # unit_cos
-    3.9736,  # unit_cos_gap
-    4.0943,  # topic
+    0.7467,  # first_units
+    1.7317,  # unit_cos
+    3.9778,  # unit_cos_gap
+    4.0955,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
     "Document Name": (
-        -0.8870,
-        -0.6036,
+        -0.8845,
+        -0.6035,
     ),
     "Parties": (
-        0.5357,
-        -1.5209,
-        0.0424,
+        0.5363,
+        -1.5183,
+        0.0412,
     ),
     "Agreement Date": (
-        -0.5563,
-        0.1328,
+        -0.5564,
+        0.1327,
     ),
     "Effective Date": (
-        -1.1295,
-        0.0592,
-        -0.8341,
+        -1.1296,
+        0.0594,
+        -0.8336,
     ),
     "Expiration Date": (
-        -0.5765,
-        -0.3491,
-        0.0875,
-        -1.1317,
+        -0.5326,
+        -0.3317,
+        0.0855,
+        -1.1339,
     ),
     "Renewal Term": (
-        -0.0047,
-        0.2422,
+        -0.0050,
+        0.2411,
         -0.2027,
-        0.3542,
+        0.3537,
     ),
     "Notice Period To Terminate Renewal": (
-        0.2067,
-        0.4606,
-        -0.1069,
+        0.2065,
+        0.4613,
+        -0.1067,
     ),
     "Governing Law": (
-        -0.3297,
-        -0.1384,
+        -0.3283,
+        -0.1366,
         -1.0243,
-        -0.3563,
+        -0.3538,
     ),
     "Most Favored Nation": (
         -0.0050,
-        -0.0216,
+        -0.0217,
         0.0000,
     ),
     "Competitive Restriction Exception": (
-        0.3919,
-        0.5266,
+        0.3914,
+        0.5265,
     ),
     "Non-Compete": (
-        0.7210,
-        0.5073,
-        0.0006,
+        0.7203,
+        0.5070,
+        -0.0010,
     ),
     "Exclusivity": (
-        -0.1458,
+        -0.1494,
         0.0000,
-        -0.2291,
+        -0.2294,
     ),
     "No-Solicit Of Customers": (
-        0.7311,
+        0.7303,
         0.0000,
     ),
     "No-Solicit Of Employees": (
-        -0.3628,
-        0.1213,
+        -0.3640,
+        0.1209,
     ),
     "Non-Disparagement": (
-        0.1333,
+        0.1324,
         0.0000,
     ),
     "Termination For Convenience": (
-        0.0050,
-        -0.2597,
-        -0.3691,
-        -0.0461,
+        0.0046,
+        -0.2619,
+        -0.3710,
+        -0.0470,
     ),
     "Rofr/Rofo/Rofn": (
-        0.1891,
+        0.1875,
         0.2893,
         -0.0066,
     ),
     "Change Of Control": (
-        0.2211,
-        0.3992,
-        -0.4769,
+        0.2200,
+        0.3985,
+        -0.4771,
     ),
     "Anti-Assignment": (
-        0.1658,
-        0.3518,
-        -0.3884,
+        0.1642,
+        0.3510,
+        -0.3909,
     ),
     "Revenue/Profit Sharing": (
-        -0.6637,
-        0.1114,
+        -0.6658,
+        0.1112,
         0.0000,
         -0.6691,
     ),
     "Price Restrictions": (
-        -0.0173,
+        -0.0172,
         0.0000,
     ),
     "Minimum Commitment": (
-        0.4944,
+        0.4937,
         0.0000,
     ),
     "Volume Restriction": (
@@ -143,94 +144,94 @@ CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
         0.0000,
     ),
     "Ip Ownership Assignment": (
-        0.3146,
+        0.3129,
         -0.0554,
-        0.1800,
+        0.1789,
     ),
     "Joint Ip Ownership": (
-        0.3018,
-        0.2367,
+        0.3013,
+        0.2356,
         -0.0215,
     ),
     "License Grant": (
-        0.4357,
-        0.1682,
+        0.4336,
+        0.1679,
     ),
     "Non-Transferable License": (
-        0.5027,
+        0.5022,
         0.0880,
-        0.0672,
+        0.0673,
     ),
     "Affiliate License-Licensor": (
-        0.4371,
+        0.4362,
         0.0000,
     ),
     "Affiliate License-Licensee": (
-        0.1547,
+        0.1539,
         0.0000,
     ),
     "Unlimited/All-You-Can-Eat-License": (
-        0.2837,
+        0.2836,
         0.0000,
         -0.0468,
     ),
     "Irrevocable Or Perpetual License": (
-        0.8244,
-        0.4932,
+        0.8231,
+        0.4920,
     ),
     "Source Code Escrow": (
-        -0.0724,
-        -0.2423,
+        -0.0734,
+        -0.2426,
     ),
     "Post-Termination Services": (
-        -0.6235,
-        -1.0213,
-        0.2084,
-        0.3222,
+        -0.6264,
+        -1.0242,
+        0.2076,
+        0.3204,
     ),
     "Audit Rights": (
-        0.2679,
-        -0.0943,
-        0.1540,
+        0.2655,
+        -0.0958,
+        0.1527,
     ),
     "Uncapped Liability": (
-        0.1309,
-        -0.2321,
+        0.1302,
+        -0.2333,
         -0.0077,
     ),
     "Cap On Liability": (
-        0.7452,
-        0.0959,
-        0.0335,
-        -0.1832,
+        0.7431,
+        0.0957,
+        0.0333,
+        -0.1859,
     ),
     "Liquidated Damages": (
         0.0000,
-        0.4182,
+        0.4177,
         0.0000,
     ),
     "Warranty Duration": (
-        0.5329,
+        0.5330,
         0.0000,
     ),
     "Insurance": (
-        0.0020,
-        0.1911,
-        0.0982,
+        -0.0013,
+        0.1902,
+        0.0991,
     ),
     "Covenant Not To Sue": (
-        0.3235,
+        0.3225,
         0.0000,
         -0.0107,
     ),
     "Third Party Beneficiary": (
-        0.6807,
+        0.6795,
         0.0000,
-        -0.0524,
+        -0.0525,
     ),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (0.4938, 0.9375, 0.0919)
+CELL_WEIGHTS: tuple[float, ...] = (0.4715, 0.9314, 0.0874)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
 NOT_FOUND_BELOW = 0.04
@@ -282,18 +283,18 @@ COLUMN_PRIORS: dict[str, float] = {
 # that makes most values right on the fitting contracts (evaluation/grid_fit.py).
 COLUMN_THRESHOLDS: dict[str, float] = {
     "Agreement Date": 0.0000,
-    "Agreement Date (no value)": 0.8290,
+    "Agreement Date (no value)": 0.8236,
     "Effective Date": 0.0000,
-    "Effective Date (no value)": 0.2687,
-    "Expiration Date": 0.7423,
-    "Expiration Date (no value)": 0.6688,
+    "Effective Date (no value)": 0.0758,
+    "Expiration Date": 0.7374,
+    "Expiration Date (no value)": 0.8588,
     "Governing Law": 0.0000,
-    "Governing Law (no value)": 0.9026,
+    "Governing Law (no value)": 0.0524,
     "Notice Period To Terminate Renewal": 0.0687,
     "Notice Period To Terminate Renewal (no value)": 0.0000,
     "Parties": 0.0000,
     "Parties (no value)": 0.0000,
-    "Renewal Term": 0.3854,
+    "Renewal Term": 0.0955,
     "Renewal Term (no value)": 0.0000,
 }
 # Per yes/no preset column, the confidence below which its cell says "No" (its
@@ -302,33 +303,33 @@ YES_THRESHOLDS: dict[str, float] = {
     "Affiliate License-Licensee": 0.1000,
     "Affiliate License-Licensor": 0.1000,
     "Anti-Assignment": 0.1000,
-    "Audit Rights": 0.1000,
+    "Audit Rights": 0.1010,
     "Cap On Liability": 0.1000,
     "Change Of Control": 0.1000,
-    "Competitive Restriction Exception": 0.0542,
-    "Covenant Not To Sue": 0.3465,
-    "Exclusivity": 0.3945,
-    "Insurance": 0.6715,
+    "Competitive Restriction Exception": 0.0488,
+    "Covenant Not To Sue": 0.3448,
+    "Exclusivity": 0.3918,
+    "Insurance": 0.6668,
     "Ip Ownership Assignment": 0.1000,
-    "Irrevocable Or Perpetual License": 0.1859,
-    "Joint Ip Ownership": 0.0479,
-    "License Grant": 0.2431,
+    "Irrevocable Or Perpetual License": 0.1851,
+    "Joint Ip Ownership": 0.0630,
+    "License Grant": 0.1000,
     "Liquidated Damages": 0.1000,
-    "Minimum Commitment": 0.0429,
+    "Minimum Commitment": 0.0446,
     "Most Favored Nation": 0.1000,
     "No-Solicit Of Customers": 0.1000,
     "No-Solicit Of Employees": 0.1000,
-    "Non-Compete": 0.0395,
+    "Non-Compete": 0.0373,
     "Non-Disparagement": 0.1000,
-    "Non-Transferable License": 0.1372,
+    "Non-Transferable License": 0.1369,
     "Post-Termination Services": 0.1000,
     "Price Restrictions": 0.1000,
     "Revenue/Profit Sharing": 0.1000,
-    "Rofr/Rofo/Rofn": 0.1000,
+    "Rofr/Rofo/Rofn": 0.0558,
     "Source Code Escrow": 0.1000,
-    "Termination For Convenience": 0.2638,
-    "Third Party Beneficiary": 0.1255,
-    "Uncapped Liability": 0.2468,
+    "Termination For Convenience": 0.3521,
+    "Third Party Beneficiary": 0.1842,
+    "Uncapped Liability": 0.3379,
     "Unlimited/All-You-Can-Eat-License": 0.1000,
     "Volume Restriction": 0.1000,
     "Warranty Duration": 0.1000,

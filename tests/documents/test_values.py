@@ -353,3 +353,12 @@ def test_an_ocr_ordinal_does_not_hide_the_end_of_a_term():
         '"Term" means: 1.5t January 2013 to 315t December 2013 or until terminated'
     )
     assert found.value == dt.date(2013, 12, 31)
+
+
+def test_a_term_that_ends_on_the_earlier_of_events_has_no_computed_end():
+    text = (
+        "The initial term of this Agreement shall be the sooner of six (6) months from the "
+        "Effective Date, or replacement of this Agreement with a subsequent agreement."
+    )
+    assert X.extract_term_end(text) is None
+    assert X.extract_term_end("shall continue for three (3) years").value == X.Duration(3, "year")

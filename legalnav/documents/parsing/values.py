@@ -329,6 +329,11 @@ def _term_period(text: str) -> Extracted | None:
     return None
 
 
+_ALTERNATIVE_END_RX = re.compile(
+    r"\b(?:earlier|later|sooner|longer|shorter)\s+(?:to\s+occur\s+)?of\b", re.I
+)
+
+
 def term_end_date(text: str) -> Extracted | None:
     """The date a term is said to end on: a date after 'expire on', 'until', 'through', 'to'
     ('from 1 January 2013 to 31 December 2013'), else the later of a start and an end date."""
@@ -351,6 +356,10 @@ def extract_term_end(text: str) -> Extracted | None:
     end = term_end_date(text)
     if end is not None:
         return end
+    if _ALTERNATIVE_END_RX.search(text):
+        # "the earlier of (a) twelve months from the Launch Date or (b) ...": the term ends on
+        # an event, not on a date that can be computed.
+        return None
     if re.search(r"\bin perpetuity\b|\bperpetual\b|\bindefinite(?:ly)?\b", text, re.I):
         m = _PERPETUAL_RX.search(text)
         if m:
