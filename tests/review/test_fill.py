@@ -37,4 +37,6 @@ def test_thresholds_name_preset_columns_and_the_fit_says_what_it_saw():
     assert set(calibration.COLUMN_THRESHOLDS) <= typed and calibration.COLUMN_THRESHOLDS
     assert set(calibration.YES_THRESHOLDS) == set(YES_NO_KEYS)
     assert all(0.0 <= t <= 1.0 for t in calibration.YES_THRESHOLDS.values())
-    assert len(calibration.FITTED_ON) == 40 and all(n.endswith(".txt") for n in calibration.FITTED_ON)
+    assert len(calibration.FITTED_ON) == 40 and all(
+        n.endswith(".txt") for n in calibration.FITTED_ON
+    )
