@@ -20,6 +20,7 @@ same figures are printed labelled in-sample, and those constants are what calibr
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections import defaultdict
@@ -76,15 +77,7 @@ def constants_from(
 def fill_all(names, data: Path, columns, constants: fill.Constants, adhoc) -> list[Filled]:  # type: ignore[no-untyped-def]
     """Every cell of every contract, none cut by a threshold (thresholds are chosen after)."""
     cols = [column_from_request(c["key"], c["question"], c["type"]) for c in columns]
-    open_constants = fill.Constants(
-        unit_weights=constants.unit_weights,
-        cue_weights=constants.cue_weights,
-        cell_weights=constants.cell_weights,
-        threshold=0.0,
-        priors=constants.priors,
-        thresholds={},
-        yes_thresholds={},
-    )
+    open_constants = dataclasses.replace(constants, threshold=0.0, thresholds={}, yes_thresholds={})
     out = []
     for name in names:
         path = str(data / "cuad" / "contracts" / name)

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from django.conf import settings
 
-from legalnav.documents.parsing.values import Duration, Extracted, extractor_for
+from legalnav.documents.parsing.values import Duration, Extracted, extract_dates, extractor_for
 from legalnav.retrieval import topics
 from legalnav.retrieval.engine import Retriever, query_tokens
 from legalnav.retrieval.evidence import Unit, lexical_scores, split_units, unit_vectors
@@ -407,7 +407,7 @@ def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
         reason = f"Yes: the quoted provision reads as {preset.key} ({preset.description})"
         if typed is not None:
             return f"Yes: {typed.display}", typed.value, reason
-        if value_type(column) == "yes_no" or column.type == "yes_no":
+        if value_type(column) == "yes_no":
             return "Yes", True, reason
         return f"Yes: {_shorten(quoted[0].text, VALUE_CHARS - 5)}", True, reason
     if typed is not None:
@@ -450,8 +450,7 @@ def fill_column(
     confidence = _sigmoid(float(cell_features(best.logit, prior) @ np.asarray(cell_weights)))
     preset = preset_column(column.key)
     per_column = COLUMN_THRESHOLDS if thresholds is None else thresholds
-    limit = threshold
-    if confidence < limit:
+    if confidence < threshold:
         return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
     if column_extractor(column) is not None and best.extracted is None:
         typed = next(
@@ -547,7 +546,8 @@ def fill_document(
 
     def helper(key: str) -> Cell | None:
         column = preset_column(key)
-        assert column is not None
+        if column is None:
+            return None
         return one(column, view.question_vectors([column.search_text])[0])
 
     dates_resolve(cells, helper)
@@ -633,12 +633,17 @@ def dates_resolve(cells: list[Cell], fill_preset: Callable[[str], Cell | None]) 
         start, said = _cell_date(effective), "the Effective Date"
     if start is None:
         start, said = opening, "the Agreement Date"
-    shown = f"{term.number} {term.unit}{'s' if term.number != 1 else ''}"
+    shown = str(Duration(term.number, term.unit))
     if start is None:
         expiration.value = f"{shown} from the start (no start date found)"
         expiration.reason = "the term is stated as a period, and no start date was found"
         return
-    end = add_period(start, term)
+    try:
+        end = add_period(start, term)
+    except (ValueError, OverflowError):  # "for 9000 years": past the calendar's last year
+        expiration.value = f"{shown} from {start.isoformat()}"
+        expiration.reason = f"{start.isoformat()} + {shown} falls past the year 9999"
+        return
     expiration.typed = end
     expiration.value = end.isoformat()
     expiration.reason = f"{start.isoformat()} + {shown} = {end.isoformat()} (start: {said})"
@@ -653,8 +658,6 @@ def _cell_quote(cell: Cell | None) -> str:
 
 def _term_start(cell: Cell) -> dt.date | None:
     """A date the term's own sentence says it starts on ('shall commence on July 23, 2013')."""
-    from legalnav.documents.parsing.values import extract_dates
-
     text = _cell_quote(cell)
     for d in extract_dates(text):
         if isinstance(d.value, dt.date) and _START_IN_TERM_RX.search(

@@ -374,3 +374,20 @@ def test_term_ends_on_dev_gold():
     if blank:
         read_blank = sum(X.extract_term_end(" ".join(t)) is not None for _, t in blank) / len(blank)
         assert read_blank < read
+
+
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        (
+            "Exhibit 4.44 THIS LICENSE AND RESELLER AGREEMENT dated as of the October 30",
+            "LICENSE AND RESELLER AGREEMENT",
+        ),
+        (
+            "FORM OF CONTENT LICENSE AGREEMENT THIS CONTENT LICENSE AGREEMENT (this",
+            "FORM OF CONTENT LICENSE AGREEMENT",
+        ),
+    ],
+)
+def test_the_whole_title_and_not_the_preamble_after_it(text, title):
+    assert X.extract_title(text).value == title

@@ -115,3 +115,15 @@ def test_a_term_from_the_date_hereof_runs_from_the_agreement_date():
     ]
     fill.dates_resolve(cells, lambda key: None)
     assert cells[2].value == "2008-11-28" and "Agreement Date" in cells[2].reason
+
+
+def test_a_term_past_the_calendar_keeps_the_period_and_says_why():
+    cells = [
+        _cell("Agreement Date", "2010-04-15", dt.date(2010, 4, 15)),
+        _cell(
+            "Expiration Date", "9000 years", Duration(9000, "year"), "shall continue for 9000 years"
+        ),
+    ]
+    fill.dates_resolve(cells, lambda key: None)
+    assert cells[1].value == "9000 years from 2010-04-15"
+    assert "past the year 9999" in cells[1].reason

@@ -318,9 +318,7 @@ def _term_period(text: str) -> Extracted | None:
     """The period a term runs for: not a notice period ('ninety (90) days prior'), nor a
     period of days too short to be a term."""
     for e in extract_durations(text):
-        if _NOTICE_AFTER_RX.match(text[e.end : e.end + 30]) or _NOTICE_BEFORE_RX.search(
-            text[max(0, e.start - 20) : e.start]
-        ):
+        if _is_notice(text, e):
             continue
         d: Duration = e.value  # type: ignore[assignment]
         if d.unit in ("year", "month") or d.number >= 30:
@@ -338,7 +336,6 @@ def term_end_date(text: str) -> Extracted | None:
     """The date a term is said to end on: a date after 'expire on', 'until', 'through', 'to'
     ('from 1 January 2013 to 31 December 2013'), else the later of a start and an end date."""
     dates = extract_dates(text)
-    dates = [d for d in dates if isinstance(d.value, dt.date)]
     for d in dates:
         if _END_CUE_RX.search(text[max(0, d.start - 45) : d.start]):
             return d
@@ -395,6 +392,15 @@ _NOTICE_BEFORE_RX = re.compile(
 )
 
 
+def _is_notice(text: str, e: Extracted) -> bool:
+    """Whether a period in the text is written as notice ("sixty (60) days' notice", "at least
+    90 days prior")."""
+    return bool(
+        _NOTICE_AFTER_RX.match(text[e.end : e.end + 30])
+        or _NOTICE_BEFORE_RX.search(text[max(0, e.start - 20) : e.start])
+    )
+
+
 def extract_renewal(text: str) -> Extracted | None:
     """The length of a renewal term: 'shall automatically renew for successive one (1) year
     periods unless either party gives sixty (60) days' notice' -> successive 1-year terms. Only
@@ -403,46 +409,42 @@ def extract_renewal(text: str) -> Extracted | None:
     wording = _RENEWAL_WORDING_RX.search(text)
     if wording is None:
         return None
-    periods = [
-        e
-        for e in extract_durations(text)
-        if not _NOTICE_AFTER_RX.match(text[e.end : e.end + 30])
-        and not _NOTICE_BEFORE_RX.search(text[max(0, e.start - 20) : e.start])
-    ]
+    periods = [e for e in extract_durations(text) if not _is_notice(text, e)]
     if not periods:
         return None
     # The period written after the renewal wording, else the one closest before it.
     after = [e for e in periods if e.start >= wording.start()]
     chosen = after[0] if after else periods[-1]
     d: Duration = chosen.value  # type: ignore[assignment]
-    unit = d.unit if d.number == 1 else d.unit
     successive = bool(_RENEWS_RX.search(text)) or bool(
         re.search(r"\b(?:each|further|additional|successive)\b", text, re.I)
     )
     display = (
-        f"successive {d.number}-{unit} terms"
+        f"successive {d.number}-{d.unit} terms"
         if successive
-        else f"renewal for {d.number} {unit}{'s' if d.number != 1 else ''}"
+        else f"renewal for {Duration(d.number, d.unit)}"
     )
     return Extracted(Duration(d.number, d.unit, True), display, chosen.start, chosen.end)
+
+
+_TERM_END_WORDING_RX = re.compile(
+    r"\b(?:renew\w*|expir\w*|extend\w*|extension|end of the|then[- ]current|successive|"
+    r"non-?renewal)\b",
+    re.I,
+)
 
 
 def extract_notice_period(text: str) -> Extracted | None:
     """The notice needed to stop a renewal: the period written as notice ('at least ninety (90)
     days prior to the end of the then-current term', "sixty (60) days' written notice"), in text
     that speaks of renewal, expiry or the end of a term."""
-    if not re.search(r"\b(?:renew\w*|expir\w*|extend\w*|extension|end of the|then[- ]current|"
-                     r"successive|non-?renewal)\b", text, re.I):  # fmt: skip
+    if not _TERM_END_WORDING_RX.search(text):
         return None
     for e in extract_durations(text):
-        if _NOTICE_AFTER_RX.match(text[e.end : e.end + 30]) or _NOTICE_BEFORE_RX.search(
-            text[max(0, e.start - 20) : e.start]
-        ):
+        if _is_notice(text, e):
             d: Duration = e.value  # type: ignore[assignment]
-            shown = f"{d.number} {d.unit}{'s' if d.number != 1 else ''}"
-            return Extracted(
-                Duration(d.number, d.unit), f"{shown}' notice before the term ends", e.start, e.end
-            )
+            plain = Duration(d.number, d.unit)
+            return Extracted(plain, f"{plain}' notice before the term ends", e.start, e.end)
     return None
 
 
@@ -827,7 +829,11 @@ _BANNER_RX = re.compile(
     re.I,
 )
 _TITLE_LINE_RX = re.compile(
-    r"(?-i:(?P<title>[A-Z][A-Z0-9 ,.&'’/\-]{0,100}?\b" + _TITLE_WORD + r"S?\b"
+    # Greedy up to the last title word of the capitals ("LICENSE AND RESELLER AGREEMENT", not
+    # "LICENSE").
+    r"(?-i:(?P<title>[A-Z](?:(?!\s(?:THIS|This)\b)[A-Z0-9 ,.&'’/\-]){0,100}\b"
+    + _TITLE_WORD
+    + r"S?\b"
     r"(?:[ \t]+(?:OF|FOR|AND|TO|ON)[ \t]+[A-Z0-9][A-Z0-9 ,.&'’/\-]{0,60}?(?=\s{2,}|\n|$|[ \t]+(?:THIS|This)\b))?))"
 )
 _THIS_TITLE_RX = re.compile(
@@ -853,8 +859,12 @@ def extract_title(text: str) -> Extracted | None:
     head = text[at : at + 400]
     line = _TITLE_LINE_RX.search(head)
     if line is not None and line.start() < 200:
-        title = _title_case(line.group("title"))
-        if len(title.split()) <= 16 and not re.match(r"^(?:EXHIBIT|SCHEDULE|ANNEX)\b", title):
+        title = re.sub(r"^THIS\s+", "", _title_case(line.group("title")))
+        if (
+            len(title.split()) <= 16
+            and not re.match(r"^(?:EXHIBIT|SCHEDULE|ANNEX)\b", title)
+            and not re.fullmatch(_TITLE_WORD + r"S?", title)
+        ):
             return Extracted(title, title, at + line.start("title"), at + line.end("title"))
     m2 = _THIS_TITLE_RX.search(text)
     if m2 is not None:
