@@ -240,6 +240,18 @@ LEGALNAV_MAX_ZIP_PARTS = env_int("LEGALNAV_MAX_ZIP_PARTS", 2000, minimum=1)
 LEGALNAV_MAX_ZIP_RATIO = env_int("LEGALNAV_MAX_ZIP_RATIO", 200, minimum=1)
 # PDFs with more pages are refused before any page is read (time: TASK_SOFT_TIME_LIMIT_INDEX).
 LEGALNAV_MAX_PDF_PAGES = env_int("LEGALNAV_MAX_PDF_PAGES", 2000, minimum=1)
+# OCR (OCRmyPDF + Tesseract, offline) for scanned PDFs, pages without text and TIFF/PNG/JPEG:
+# on unless LEGALNAV_OCR=0; bounded by its own time (kept inside the indexing job's limit),
+# memory, pages and pixels per page image; pages below the confidence floor (mean Tesseract
+# word confidence, 0-100) are flagged for a person to check against the scan.
+LEGALNAV_OCR = env_bool("LEGALNAV_OCR", True)
+LEGALNAV_OCR_LANGUAGE = env_str("LEGALNAV_OCR_LANGUAGE", "eng")
+LEGALNAV_OCR_TIMEOUT = env_int("LEGALNAV_OCR_TIMEOUT", 780, minimum=5)
+LEGALNAV_OCR_JOBS = env_int("LEGALNAV_OCR_JOBS", 1, minimum=1)
+LEGALNAV_OCR_MEMORY_MB = env_int("LEGALNAV_OCR_MEMORY_MB", 4096, minimum=256)
+LEGALNAV_OCR_MAX_PAGES = env_int("LEGALNAV_OCR_MAX_PAGES", 500, minimum=1)
+LEGALNAV_OCR_MAX_MEGAPIXELS = env_int("LEGALNAV_OCR_MAX_MEGAPIXELS", 120, minimum=1)
+LEGALNAV_OCR_CONFIDENCE_FLOOR = env_int("LEGALNAV_OCR_CONFIDENCE_FLOOR", 80, minimum=0)
 
 # Background work. With REDIS_URL unset, tasks run in the calling process (no broker needed);
 # with it set, they go to Celery workers through Redis.

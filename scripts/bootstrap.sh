@@ -18,6 +18,19 @@ if [ -z "$PY" ]; then
   exit 1
 fi
 
+# OCR of scans and images needs Tesseract with its English model (Debian: tesseract-ocr, which
+# brings tesseract-ocr-eng and tesseract-ocr-osd). Installed here on Debian as root; elsewhere
+# install it yourself, or scans fail with a message saying OCR is not available.
+if ! command -v tesseract >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null 2>&1 \
+      || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null; } \
+      || echo "tesseract-ocr could not be installed: scanned PDFs and images will not be read." >&2
+  else
+    echo "Tesseract is not installed (Debian: apt-get install tesseract-ocr): scans and images will not be read by OCR." >&2
+  fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi

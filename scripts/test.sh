@@ -4,11 +4,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh
-# System packages the tests use: docker-compose (validates the compose file) and chromium (the
-# browser tests). Installed on Debian when running as root; otherwise the tests say what is missing.
+# System packages the tests use: docker-compose (validates the compose file), chromium (the
+# browser tests) and tesseract-ocr (OCR of scans; bootstrap installs it too). Installed on Debian
+# when running as root; otherwise the tests say what is missing.
 missing=()
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 [ -x "${LEGALNAV_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr tesseract-ocr-eng)
 if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
     || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; }

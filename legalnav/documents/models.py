@@ -43,6 +43,9 @@ class Document(models.Model):
     )
     source_file = models.FileField(upload_to=document_upload_to, max_length=500)
     original_filename = models.CharField(max_length=300)
+    # Where the file sat in the upload it came from ("Data room/2. Commercial/Supply"): text
+    # only, shown and filtered on, never used as a path on disk.
+    folder = models.CharField(max_length=500, blank=True, db_index=True)
     sha256 = models.CharField(max_length=64, db_index=True)
     size_bytes = models.BigIntegerField(default=0)
     media_type = models.CharField(max_length=120, blank=True)
@@ -67,6 +70,9 @@ class Document(models.Model):
     # retrieval searches the store only when every document of the matter is in it.
     vector_collection = models.CharField(max_length=64, blank=True)
     text = models.TextField(blank=True)  # extracted text; node offsets index into it
+    # How the text was read: {"warnings": [...], "ocr": {engine, floor, mean_confidence,
+    # low_pages, pages: [{page, confidence, words}]}} (ocr only when OCR read a page).
+    extraction = models.JSONField(default=dict, blank=True)
     # Whether indexing may fill in title and kind from the text (the uploader gave none).
     guess_metadata = models.BooleanField(default=False)
     tags = models.JSONField(default=dict, blank=True)  # {"jurisdiction": ..., "topics": [...]}

@@ -42,6 +42,7 @@ from legalnav.documents.parsing.extract import (
     SUPPORTED_EXTENSIONS,
     ExtractionError,
     ExtractLimits,
+    OcrOptions,
     extract_text,
 )
 from legalnav.documents.parsing.structure import ParsedNode
@@ -67,6 +68,23 @@ def extract_limits() -> ExtractLimits:
         zip_parts=settings.LEGALNAV_MAX_ZIP_PARTS,
         zip_ratio=settings.LEGALNAV_MAX_ZIP_RATIO,
         pdf_pages=settings.LEGALNAV_MAX_PDF_PAGES,
+    )
+
+
+def ocr_options() -> OcrOptions:
+    """How OCR may run, from settings: inside the indexing job's time limit, with a minute to
+    spare for the clause tree and the vectors."""
+    return OcrOptions(
+        enabled=settings.LEGALNAV_OCR,
+        language=settings.LEGALNAV_OCR_LANGUAGE,
+        timeout_s=max(
+            5, min(settings.LEGALNAV_OCR_TIMEOUT, settings.TASK_SOFT_TIME_LIMIT_INDEX - 60)
+        ),
+        memory_bytes=settings.LEGALNAV_OCR_MEMORY_MB * 1024 * 1024,
+        max_pixels=settings.LEGALNAV_OCR_MAX_MEGAPIXELS * 1_000_000,
+        max_pages=settings.LEGALNAV_OCR_MAX_PAGES,
+        jobs=settings.LEGALNAV_OCR_JOBS,
+        confidence_floor=float(settings.LEGALNAV_OCR_CONFIDENCE_FLOOR),
     )
 
 
@@ -265,6 +283,10 @@ def _save_parsed(
             "tags": parsed.tags,
             "node_count": count,
             "media_type": extracted.media_type,
+            "extraction": {
+                "warnings": list(extracted.warnings),
+                **({"ocr": extracted.ocr.to_json()} if extracted.ocr else {}),
+            },
             "indexed_at": timezone.now(),
             "updated_at": timezone.now(),
         }
@@ -301,6 +323,7 @@ def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
             doc.original_filename,
             max_bytes=settings.LEGALNAV_MAX_UPLOAD_BYTES,
             limits=extract_limits(),
+            ocr=ocr_options(),
         )
     except ExtractionError as exc:
         return fail(exc.code, exc.message)

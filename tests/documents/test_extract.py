@@ -120,7 +120,9 @@ def test_error_rejects_unknown_code() -> None:
 
 
 def test_supported_extensions() -> None:
-    assert SUPPORTED_EXTENSIONS == frozenset({".txt", ".htm", ".html", ".pdf", ".docx"})
+    assert SUPPORTED_EXTENSIONS == frozenset(
+        {".txt", ".htm", ".html", ".pdf", ".docx", ".tif", ".tiff", ".png", ".jpg", ".jpeg"}
+    )
 
 
 def test_result_is_frozen() -> None:

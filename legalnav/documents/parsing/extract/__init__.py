@@ -19,9 +19,12 @@ Formats and what "text" means for each:
   80-dash marker that plain-text EDGAR exhibits use, so the structure parser
   sees one convention.
 * ``.pdf`` - pypdf's text layer, pages joined with ``"\\n\\f\\n"``.  Image-only
-  ("scanned") PDFs are rejected with ``no_text`` because silently indexing a
-  handful of stray characters would make the document look searchable when it
-  is not.
+  ("scanned") PDFs, and pages without a text layer, are read by OCR (:mod:`.ocr`:
+  OCRmyPDF and Tesseract) when the caller passes :class:`OcrOptions`; without
+  them a scan is rejected with ``no_text``, because silently indexing a handful
+  of stray characters would make the document look searchable when it is not.
+* ``.tif``/``.tiff``/``.png``/``.jpg``/``.jpeg`` - made into a PDF of one page
+  per frame (each frame's pixels checked from its header first) and read by OCR.
 * ``.docx`` - body paragraphs and tables in document order; headers, footers,
   footnotes and comments are excluded.
 
@@ -58,6 +61,7 @@ from .errors import MEDIA_TYPE_TXT as MEDIA_TYPE_TXT
 from .errors import MIN_PDF_CHARS_PER_PAGE as MIN_PDF_CHARS_PER_PAGE
 from .errors import PDF_PAGE_SEPARATOR as PDF_PAGE_SEPARATOR
 from .html import _extract_html
+from .ocr import IMAGE_EXTENSIONS, OcrOptions, OcrReport, image_media_type, image_to_pdf
 from .pdf import _extract_pdf
 from .text import _extract_txt
 
@@ -69,12 +73,19 @@ __all__ = [
     "ExtractLimits",
     "ExtractedText",
     "ExtractionError",
+    "OcrOptions",
+    "OcrReport",
     "extract_text",
 ]
 
 
 def extract_text(
-    data: bytes, filename: str, *, max_bytes: int, limits: ExtractLimits | None = None
+    data: bytes,
+    filename: str,
+    *,
+    max_bytes: int,
+    limits: ExtractLimits | None = None,
+    ocr: OcrOptions | None = None,
 ) -> ExtractedText:
     """Extract the text of an uploaded file.
 
@@ -85,6 +96,9 @@ def extract_text(
 
     ``limits`` bounds what the file may cost to parse (see :class:`ExtractLimits`); a file past
     them fails with ``too_large`` before its parser sees it.
+
+    ``ocr`` lets scanned PDFs, PDF pages without text and images be read by OCR; without it
+    they fail with ``no_text`` (an image: ``unknown_type``).
 
     Raises :class:`ExtractionError` for every expected failure.
     """
@@ -106,7 +120,9 @@ def extract_text(
         if ext in (".htm", ".html"):
             return _extract_html(data, limits=limits)
         if ext == ".pdf":
-            return _extract_pdf(data, limits=limits)
+            return _extract_pdf(data, limits=limits, ocr=ocr)
+        if ext in IMAGE_EXTENSIONS:
+            return _extract_image(data, filename, limits=limits, ocr=ocr)
         return _extract_docx(data, limits=limits)
     except (UnicodeError, LookupError) as exc:
         # Any decoding problem a reader did not foresee (a codec that refuses these bytes, a
@@ -116,6 +132,23 @@ def extract_text(
             f"The file's text could not be decoded ({exc.__class__.__name__}); save it again as "
             "UTF-8 or as a PDF and upload that.",
         ) from None
+
+
+def _extract_image(
+    data: bytes, filename: str, *, limits: ExtractLimits, ocr: OcrOptions | None
+) -> ExtractedText:
+    media_type = image_media_type(data)
+    if media_type is None:
+        raise ExtractionError(
+            "corrupt", f'"{filename}" is named as an image but is not a TIFF, PNG or JPEG.'
+        )
+    if ocr is None or not ocr.enabled:
+        raise ExtractionError(
+            "unknown_type",
+            "Images are read by OCR, which is turned off on this server (LEGALNAV_OCR=0).",
+        )
+    pdf = image_to_pdf(data, ocr)
+    return _extract_pdf(pdf, limits=limits, ocr=ocr, scanned=True, media_type=media_type)
 
 
 # ---------------------------------------------------------------------------

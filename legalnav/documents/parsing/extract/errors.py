@@ -7,7 +7,10 @@ Nothing here imports a parser, so callers that only need to catch
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from .ocr import OcrReport
 
 ERROR_CODES: Final[frozenset[str]] = frozenset(
     {"empty", "too_large", "unknown_type", "corrupt", "encrypted", "no_text", "unreadable"}
@@ -24,6 +27,12 @@ MEDIA_TYPES: Final[dict[str, str]] = {
     ".html": MEDIA_TYPE_HTML,
     ".pdf": MEDIA_TYPE_PDF,
     ".docx": MEDIA_TYPE_DOCX,
+    # Images are read by OCR (see .ocr).
+    ".tif": "image/tiff",
+    ".tiff": "image/tiff",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
 }
 
 SUPPORTED_EXTENSIONS: Final[frozenset[str]] = frozenset(MEDIA_TYPES)
@@ -101,6 +110,8 @@ class ExtractedText:
     media_type: str
     pages: int | None
     warnings: tuple[str, ...] = ()
+    #: What OCR read, when it read any page (see .ocr.OcrReport).
+    ocr: OcrReport | None = None
 
 
 def _human_size(n: int) -> str:

@@ -9,6 +9,7 @@ from pypdf import PdfReader
 from pypdf.errors import DependencyError, FileNotDecryptedError
 from pypdf.generic import IndirectObject
 
+from . import ocr as ocr_
 from .errors import (
     MEDIA_TYPE_PDF,
     MIN_PDF_CHARS_PER_PAGE,
@@ -80,7 +81,14 @@ def _page_texts(reader: PdfReader, page_count: int) -> tuple[list[str], list[int
     return texts, failed, blank
 
 
-def _extract_pdf(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
+def _extract_pdf(
+    data: bytes,
+    *,
+    limits: ExtractLimits,
+    ocr: ocr_.OcrOptions | None = None,
+    scanned: bool = False,
+    media_type: str = MEDIA_TYPE_PDF,
+) -> ExtractedText:
     """Extract the PDF text layer page by page.
 
     pypdf's default extraction mode is used.  Measured on a weasyprint-rendered
@@ -94,6 +102,10 @@ def _extract_pdf(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
     A PDF with more than ``limits.pdf_pages`` pages is refused before any page is read (see
     :func:`_check_pages`); pypdf itself caps what one stream may inflate to (75 MB), and the
     indexing job's time limit bounds the rest.
+
+    With ``ocr`` enabled, a PDF whose text layer is too thin to be real text (a scan) has every
+    page read by OCR, and a text PDF with blank pages has those pages read; ``scanned`` says the
+    PDF was made here from an image, so every page is read.
     """
     if not data.lstrip().startswith(b"%PDF"):
         raise ExtractionError(
@@ -110,13 +122,27 @@ def _extract_pdf(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
     if len(failed) == page_count:
         raise ExtractionError("corrupt", "The PDF is damaged and none of its pages could be read.")
 
-    text = PDF_PAGE_SEPARATOR.join(texts)
-    if _count_visible(text) < MIN_PDF_CHARS_PER_PAGE * page_count:
+    thin = scanned or _count_visible("".join(texts)) < MIN_PDF_CHARS_PER_PAGE * page_count
+    report = None
+    if ocr is not None and ocr.enabled and (thin or blank):
+        read, report = ocr_.ocr_pdf(
+            data, page_count=page_count, only=None if thin else blank, options=ocr
+        )
+        if thin:
+            texts, failed = read, []
+        else:
+            texts = [read[n - 1] if n in blank else t for n, t in enumerate(texts, 1)]
+        blank = [n for n, t in enumerate(texts, 1) if not t.strip()]
+        if _count_visible("".join(texts)) == 0:
+            raise ExtractionError("no_text", "OCR found no text on any page of the file.")
+    elif thin:
         raise ExtractionError(
             "no_text",
-            "The PDF appears to be scanned images without a text layer; "
-            "run it through OCR first and upload the result.",
+            "The PDF appears to be scanned images without a text layer, and OCR is turned off "
+            "on this server (LEGALNAV_OCR=0); ask an administrator, or run it through OCR and "
+            "upload the result.",
         )
+    text = PDF_PAGE_SEPARATOR.join(texts)
 
     warnings: list[str] = []
     if failed:
@@ -128,11 +154,22 @@ def _extract_pdf(data: bytes, *, limits: ExtractLimits) -> ExtractedText:
     if blank:
         noun = "page" if len(blank) == 1 else "pages"
         warnings.append(
-            f"No text was found on {noun} {_format_pages(blank)}; "
-            "they may be scanned images that need OCR."
+            f"No text was found on {noun} {_format_pages(blank)}"
+            + ("." if report else "; they may be scanned images that need OCR.")
+        )
+    if report is not None and report.low_pages:
+        noun = "Page" if len(report.low_pages) == 1 else "Pages"
+        warnings.append(
+            f"{noun} {_format_pages(report.low_pages)} read by OCR with low confidence "
+            f"(below {report.floor:.0f}%); check {'it' if len(report.low_pages) == 1 else 'them'} "
+            "against the scan."
         )
     return ExtractedText(
-        text=text, media_type=MEDIA_TYPE_PDF, pages=page_count, warnings=tuple(warnings)
+        text=text,
+        media_type=media_type,
+        pages=page_count,
+        warnings=tuple(warnings),
+        ocr=report,
     )
 
 
