@@ -238,6 +238,16 @@ FILE_UPLOAD_HANDLERS = [
 LEGALNAV_MAX_EXPANDED_BYTES = env_int("LEGALNAV_MAX_EXPANDED_BYTES", 200 * 1024 * 1024, minimum=1)
 LEGALNAV_MAX_ZIP_PARTS = env_int("LEGALNAV_MAX_ZIP_PARTS", 2000, minimum=1)
 LEGALNAV_MAX_ZIP_RATIO = env_int("LEGALNAV_MAX_ZIP_RATIO", 200, minimum=1)
+# A data room uploaded as a .zip: the zip itself may be this large (it streams to a temporary
+# file, never into memory), hold this many files (nested zips counted in) and expand to this
+# much; each file in it is held to LEGALNAV_MAX_UPLOAD_BYTES like a file uploaded alone.
+LEGALNAV_MAX_ZIP_UPLOAD_BYTES = env_int(
+    "LEGALNAV_MAX_ZIP_UPLOAD_BYTES", 900 * 1024 * 1024, minimum=1
+)
+LEGALNAV_MAX_ZIP_FILES = env_int("LEGALNAV_MAX_ZIP_FILES", 5000, minimum=1)
+LEGALNAV_MAX_ZIP_EXPANDED_BYTES = env_int(
+    "LEGALNAV_MAX_ZIP_EXPANDED_BYTES", 4 * 1024 * 1024 * 1024, minimum=1
+)
 # PDFs with more pages are refused before any page is read (time: TASK_SOFT_TIME_LIMIT_INDEX).
 LEGALNAV_MAX_PDF_PAGES = env_int("LEGALNAV_MAX_PDF_PAGES", 2000, minimum=1)
 # OCR (OCRmyPDF + Tesseract, offline) for scanned PDFs, pages without text and TIFF/PNG/JPEG:

@@ -92,13 +92,30 @@ def upload_checks(request: HttpRequest) -> None:
     """Refuse an upload before its form is parsed: not multipart (415), a request far past the
     size limit, by its Content-Length and before reading it (413), a file stopped past the limit
     while it streamed in (413), no file (422), a file over the limit (413)."""
+    _upload_checks(request, settings.LEGALNAV_MAX_UPLOAD_BYTES)
+
+
+def archive_upload_checks(request: HttpRequest) -> None:
+    """As ``upload_checks``, for a data room's zip: its own size limit, and a .zip it must be."""
+    _upload_checks(request, settings.LEGALNAV_MAX_ZIP_UPLOAD_BYTES)
+    upload = request.FILES[UPLOAD_FIELD]
+    if not (upload.name or "").lower().rstrip(". ").endswith(".zip"):
+        raise ApiError(
+            415,
+            "unknown_type",
+            f"“{upload.name}” is not a .zip; send a single document to "
+            "POST /v1/matters/{matter_id}/documents.",
+            field=UPLOAD_FIELD,
+        )
+
+
+def _upload_checks(request: HttpRequest, limit: int) -> None:
     if request.content_type != "multipart/form-data":
         raise ApiError(
             415,
             "unsupported_media_type",
             f"Upload the file as multipart/form-data, in a field named '{UPLOAD_FIELD}'.",
         )
-    limit = settings.LEGALNAV_MAX_UPLOAD_BYTES
     refused = upload_refusal(request)  # the ASGI handler stopped reading a body past its bound
     if refused is not None:
         raise ApiError(413, "too_large", refused, field=UPLOAD_FIELD)

@@ -242,6 +242,7 @@ class DocumentOut(BaseModel):
     effective_date: date | None
     amends_id: int | None
     original_filename: str
+    folder: str = Field(default="", description="Where the file sat in the zip it came from.")
     size_bytes: int
     media_type: str
     status: DocumentStatus
@@ -266,6 +267,24 @@ class DocumentPage(Paged):
 class UploadOut(BaseModel):
     document: DocumentOut
     created: bool = Field(description="False when the same file was already in the matter.")
+
+
+class ArchiveFileOut(BaseModel):
+    path: str = Field(description="Where the file sat in the zip: folders / name (text only).")
+    folder: str
+    document: DocumentOut | None = Field(description="The document it is now; null if refused.")
+    created: bool = Field(
+        description="False when the same bytes were already in the matter: recorded as a copy."
+    )
+    error: DocumentError | None = Field(description="Why the file was left out; null otherwise.")
+
+
+class ArchiveOut(BaseModel):
+    archive: str
+    added: int
+    copies: int
+    left_out: int
+    files: list[ArchiveFileOut]
 
 
 class ReindexOut(BaseModel):

@@ -141,6 +141,7 @@ def document_out(doc: Document) -> schemas.DocumentOut:
         effective_date=doc.effective_date,
         amends_id=doc.amends_id,
         original_filename=doc.original_filename,
+        folder=doc.folder,
         size_bytes=doc.size_bytes,
         media_type=doc.media_type,
         status=doc.status,  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import wraps
-from typing import ParamSpec, TypeVar
+from typing import IO, ParamSpec, TypeVar
 
 from legalnav.answers import actions
 from legalnav.answers.models import Query
@@ -27,6 +27,7 @@ from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents import actions as document_actions
 from legalnav.documents.models import Document
+from legalnav.documents.parsing.extract.archive import is_archive
 from legalnav.documents.services import DocumentRejected
 from legalnav.evaluation.models import EvaluationRun
 from legalnav.matters.access import Action
@@ -69,6 +70,14 @@ def document_upload(
     # A file name is the client's text: no control characters or unencodable code points (the
     # database would refuse them), and the extension, which decides the type, is kept.
     filename = _CONTROL.sub("", filename).encode("utf-8", "ignore").decode("utf-8")
+    if is_archive(filename):
+        raise ApiError(
+            415,
+            "unknown_type",
+            f"“{filename}” is a zip: send it to POST /v1/matters/{matter.pk}/archives, which adds "
+            "every file in it.",
+            field="file",
+        )
     amends = None
     if form.amends is not None:
         amends = Document.objects.filter(pk=form.amends, matter=matter).first()
@@ -96,6 +105,40 @@ def document_upload(
         raise _queue_down(f"{outcome.error} The document is {outcome.document.key}.")  # type: ignore[union-attr]
     assert outcome.document is not None
     return schemas.UploadOut(document=document_out(outcome.document), created=outcome.created)
+
+
+@writes
+def archive_upload(
+    *, user: object, matter_id: object, filename: str, source: IO[bytes], via: str
+) -> schemas.ArchiveOut:
+    """Every file of a data room's zip added as a document with its folder (editors and
+    owners); files that are not documents, and the same bytes already here, are reported file
+    by file. A zip that cannot be opened or is past the bounds adds nothing (422 / 413)."""
+    matter = matter_access(user=user, matter_id=matter_id, action=Action.EDIT)
+    filename = _CONTROL.sub("", filename).encode("utf-8", "ignore").decode("utf-8")
+    outcomes = document_actions.document_upload_archive(
+        matter=matter, user=user, name=filename, source=source, via=via
+    )
+    if len(outcomes) == 1 and not outcomes[0].archive:  # the zip itself was refused
+        o = outcomes[0]
+        raise ApiError(_REJECTED_STATUS.get(o.code, 422), o.code, o.error, field="file")
+    files = [
+        schemas.ArchiveFileOut(
+            path=o.path,
+            folder=o.folder,
+            document=document_out(o.document) if o.document is not None else None,
+            created=o.created,
+            error=schemas.DocumentError(code=o.code, message=o.error) if o.error else None,
+        )
+        for o in outcomes
+    ]
+    return schemas.ArchiveOut(
+        archive=filename,
+        added=sum(1 for o in outcomes if o.created),
+        copies=sum(1 for o in outcomes if o.document is not None and not o.created),
+        left_out=sum(1 for o in outcomes if o.error and o.document is None),
+        files=files,
+    )
 
 
 def _queue_down(message: str = QueueUnavailable.message) -> ApiError:

@@ -16,7 +16,7 @@ from pydantic import Field, WithJsonSchema
 
 from legalnav.api import grids, schemas, selectors, services
 from legalnav.api.errors import MAX_ID
-from legalnav.api.http import ApiRequest, BearerToken, api, upload_checks
+from legalnav.api.http import ApiRequest, BearerToken, api, archive_upload_checks, upload_checks
 from legalnav.api.search import matter_search
 
 __all__ = ["api"]
@@ -108,6 +108,30 @@ def documents_upload(
     )
     response["Location"] = reverse("api:documents_detail", args=[result.document.id])
     return Status(201 if result.created else 200, result)
+
+
+@api.post(
+    "/v1/matters/{matter_id}/archives",
+    summary="Upload a data room as one .zip: every file in it becomes a document, folders kept",
+    description="The zip goes in the field 'file' (up to LEGALNAV_MAX_ZIP_UPLOAD_BYTES; "
+    "LEGALNAV_MAX_ZIP_FILES files and LEGALNAV_MAX_ZIP_EXPANDED_BYTES expanded, zips inside it "
+    "opened). Each file is reported: added and queued for indexing, already in the matter "
+    "(recorded as a copy of that document), or left out with the reason. Editors and owners.",
+    tags=["documents"],
+    auth=BearerToken(then=archive_upload_checks),
+    response={201: schemas.ArchiveOut, (400, 401, 403, 404, 413, 415, 422, 503): Err},
+)
+def archives_upload(
+    request: ApiRequest, matter_id: PathId, file: File[UploadedFile]
+) -> Status[schemas.ArchiveOut]:
+    result = services.archive_upload(
+        user=request.auth,
+        matter_id=matter_id,
+        filename=file.name or "upload.zip",
+        source=file,
+        via=VIA,
+    )
+    return Status(201, result)
 
 
 @api.get(

@@ -2,7 +2,7 @@
 
 Two bounds, both from settings:
 
-* ``LEGALNAV_MAX_UPLOAD_BYTES``: one file. :class:`UploadLimitHandler`, installed first in
+* ``LEGALNAV_MAX_UPLOAD_BYTES``: one file (a ``.zip`` has ``LEGALNAV_MAX_ZIP_UPLOAD_BYTES``). :class:`UploadLimitHandler`, installed first in
   ``FILE_UPLOAD_HANDLERS``, counts each file's bytes as the multipart parser hands them over and
   drops the file the moment it passes the limit, so no more of it is spooled or stored (and,
   where the rest of the body is not bounded, stops reading). Django's own handlers only learn a
@@ -116,6 +116,12 @@ class UploadLimitHandler(FileUploadHandler):
 
     def new_file(self, *args: Any, **kwargs: Any) -> None:
         super().new_file(*args, **kwargs)
+        # A data room's zip has a limit of its own; its files are held to the file limit as
+        # they come out of it.
+        zipped = (self.file_name or "").lower().rstrip(". ").endswith(".zip")
+        self.file_limit = (
+            settings.LEGALNAV_MAX_ZIP_UPLOAD_BYTES if zipped else settings.LEGALNAV_MAX_UPLOAD_BYTES
+        )
         if self.request is not None and upload_refusal(self.request) is not None:
             # The ASGI reader cut the body short: whatever part follows is incomplete.
             raise StopUpload(connection_reset=True)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
+from typing import IO
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
@@ -19,6 +20,14 @@ from django.db import transaction
 
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents.models import Document
+from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS, ExtractionError
+from legalnav.documents.parsing.extract.archive import (
+    FOLDER_SEPARATOR,
+    ArchiveLimits,
+    ArchiveSkip,
+    is_archive,
+    walk_archive,
+)
 from legalnav.documents.services import (
     DocumentRejected,
     _human,
@@ -42,6 +51,58 @@ class UploadOutcome:
     created: bool = False
     error: str = ""  # why the file was refused; "" when it was accepted
     code: str = ""  # the refusal's code; "queue_unavailable": saved, failed, retryable
+    folder: str = ""  # where it sat in the zip it came from
+    archive: str = ""  # the zip it came from, "" for a file uploaded on its own
+
+    @property
+    def path(self) -> str:
+        return f"{self.folder}{FOLDER_SEPARATOR}{self.filename}" if self.folder else self.filename
+
+
+def archive_limits() -> ArchiveLimits:
+    return ArchiveLimits(
+        files=settings.LEGALNAV_MAX_ZIP_FILES,
+        expanded_bytes=settings.LEGALNAV_MAX_ZIP_EXPANDED_BYTES,
+        ratio=settings.LEGALNAV_MAX_ZIP_RATIO,
+        file_bytes=settings.LEGALNAV_MAX_UPLOAD_BYTES,
+    )
+
+
+def document_upload_archive(
+    *, matter: Matter, user: object, name: str, source: IO[bytes] | bytes, via: str = "page"
+) -> list[UploadOutcome]:
+    """Every file of a zip (and of the zips inside it) added as a document with its folder,
+    each on its own like a file uploaded alone; files that are not documents come back as
+    refused with the reason. A zip that cannot be opened or is past the bounds adds nothing and
+    comes back as one refused outcome."""
+    outcomes: list[UploadOutcome] = []
+    try:
+        for item in walk_archive(
+            source, name, limits=archive_limits(), supported=SUPPORTED_EXTENSIONS
+        ):
+            if isinstance(item, ArchiveSkip):
+                outcomes.append(
+                    UploadOutcome(
+                        filename=item.path, error=item.reason, code="skipped", archive=name
+                    )
+                )
+                continue
+            try:
+                outcome = document_upload(
+                    matter=matter,
+                    user=user,
+                    filename=item.name,
+                    data=item.data,
+                    via=via,
+                    folder=item.folder,
+                    archive=name,
+                )
+            except DocumentRejected as exc:
+                outcome = UploadOutcome(filename=item.name, error=exc.message, code=exc.code)
+            outcomes.append(replace(outcome, folder=item.folder, archive=name))
+    except ExtractionError as exc:
+        outcomes.append(UploadOutcome(filename=name, error=exc.message, code=exc.code))
+    return outcomes
 
 
 def _target(document: Document) -> str:
@@ -56,6 +117,9 @@ def document_upload_many(
     limit = settings.LEGALNAV_MAX_UPLOAD_BYTES
     for upload in files:
         name = os.path.basename(upload.name or "") or "document"
+        if is_archive(name):
+            outcomes += document_upload_archive(matter=matter, user=user, name=name, source=upload)
+            continue
         try:
             # Refuse an oversized file before reading it into memory.
             if upload.size is not None and upload.size > limit:
@@ -77,6 +141,7 @@ def document_upload(
     filename: str,
     data: bytes,
     via: str = "page",
+    archive: str = "",
     **details: object,
 ) -> UploadOutcome:
     """One file: stored, audited and queued for indexing in one step. Raises
@@ -102,6 +167,7 @@ def document_upload(
                     "bytes": len(data),
                     "sha256": doc.sha256,
                     "via": via,
+                    **({"folder": doc.folder, "archive": archive} if archive else {}),
                 },
             )
     if created:

@@ -11,7 +11,7 @@ from legalnav.documents.actions import MAX_FILES_PER_UPLOAD
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
 
-ACCEPT = ",".join(sorted(SUPPORTED_EXTENSIONS))
+ACCEPT = ",".join(sorted(SUPPORTED_EXTENSIONS | {".zip"}))
 
 
 class MultipleFileInput(forms.FileInput):

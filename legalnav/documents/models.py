@@ -102,6 +102,27 @@ class Document(models.Model):
         )
 
 
+class DocumentCopy(models.Model):
+    """The same file (byte for byte) uploaded again, from another folder or under another name:
+    recorded against the document already in the matter instead of indexed twice."""
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="copies")
+    folder = models.CharField(max_length=500, blank=True)
+    filename = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("created_at", "id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("document", "folder", "filename"), name="document_copy_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.folder} / {self.filename}" if self.folder else self.filename
+
+
 class Node(models.Model):
     """One clause of a document: an article, section, sub-clause, definition, recital, schedule…"""
 

@@ -32,13 +32,14 @@ def document_for(*, user: object, document_id: int, action: Action = Action.VIEW
 
 
 def matter_documents(*, matter: Matter) -> list[Document]:
-    """The matter's documents by date, each with ``amended_by`` (the documents that amend it),
-    in one query."""
+    """The matter's documents by folder and date, each with ``amended_by`` (the documents that
+    amend it) and ``copy_count`` (the same file uploaded again), in one query."""
     docs = list(
         Document.objects.filter(matter=matter)
         .select_related("amends")
         .defer("text", "amends__text")
-        .order_by(F("effective_date").asc(nulls_last=True), "id")
+        .annotate(copy_count=Count("copies"))
+        .order_by("folder", F("effective_date").asc(nulls_last=True), "id")
     )
     amended_by: dict[int, list[Document]] = {}
     for d in docs:

@@ -34,6 +34,7 @@ from legalnav.documents.models import (
     CrossReference,
     DefinedTerm,
     Document,
+    DocumentCopy,
     Node,
 )
 from legalnav.documents.parsing import ParsedDocument, parse_document
@@ -102,11 +103,14 @@ def document_add(
     amends: Document | None = None,
     effective_date: date | None = None,
     enqueue: bool = True,
+    folder: str = "",
 ) -> tuple[Document, bool]:
     """Store a file as a document of the matter and queue it for indexing.
 
     Returns (document, created). The same bytes added twice to a matter give the existing
-    document back, so a repeated upload neither duplicates nor re-indexes anything.
+    document back, so a repeated upload neither duplicates nor re-indexes anything; when it
+    came from another folder or under another name it is recorded as a copy of that document.
+    ``folder``: where the file sat in the upload (text only, never a path on disk).
     """
     name = os.path.basename(filename) or "document"
     ext = os.path.splitext(name)[1].lower()
@@ -126,6 +130,10 @@ def document_add(
     digest = hashlib.sha256(data).hexdigest()
     existing = Document.objects.filter(matter=matter, sha256=digest).first()
     if existing is not None:
+        if (existing.folder, existing.original_filename) != (folder[:500], name[:300]):
+            DocumentCopy.objects.get_or_create(
+                document=existing, folder=folder[:500], filename=name[:300]
+            )
         return existing, False
     doc = Document(
         matter=matter,
@@ -134,6 +142,7 @@ def document_add(
         amends=amends,
         effective_date=effective_date,
         original_filename=name[:300],
+        folder=folder[:500],
         sha256=digest,
         size_bytes=len(data),
         status=Document.Status.QUEUED,

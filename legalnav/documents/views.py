@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
@@ -54,6 +55,7 @@ def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -
         "can_manage": can(user=request.user, matter=matter, action=Action.MANAGE, role=role),
         "accept": ACCEPT,
         "max_upload_bytes": settings.LEGALNAV_MAX_UPLOAD_BYTES,
+        "max_zip_bytes": settings.LEGALNAV_MAX_ZIP_UPLOAD_BYTES,
         "max_files": actions.MAX_FILES_PER_UPLOAD,
     }
     context.update(extra)
@@ -109,6 +111,8 @@ def matter_upload(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
         matter=matter, user=request.user, files=form.cleaned_data["documents"]
     )
     for o in outcomes:
+        if o.archive:
+            continue  # a zip's files are told in one message below
         if o.code == "queue_unavailable":
             messages.error(request, o.error)
         elif o.error:
@@ -123,9 +127,44 @@ def matter_upload(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
                 f"“{o.filename}” is already in this matter as {o.document.key} "
                 f"({o.document.title}); nothing was added.",
             )
+    for archive in dict.fromkeys(o.archive for o in outcomes if o.archive):
+        _archive_messages(request, archive, [o for o in outcomes if o.archive == archive])
     if any(o.code == "queue_unavailable" for o in outcomes):
         return _queue_down(request, matter)
     return redirect("matter-detail", matter_id=matter.pk)
+
+
+ARCHIVE_ERRORS_SHOWN = 25
+
+
+def _archive_messages(
+    request: HttpRequest, archive: str, outcomes: list[actions.UploadOutcome]
+) -> None:
+    """One summary of what a zip brought in, and each file left out with its reason (the first
+    few dozen; the rest counted)."""
+    added = sum(1 for o in outcomes if o.created and not o.error)
+    copies = sum(1 for o in outcomes if o.document is not None and not o.created)
+    refused = [o for o in outcomes if o.error and o.code != "queue_unavailable"]
+    parts = [f"{added} document{pluralize(added)} added, indexing has started"]
+    if copies:
+        parts.append(
+            f"{copies} file{pluralize(copies)} already in this matter, recorded as "
+            f"cop{pluralize(copies, 'y,ies')}"
+        )
+    if refused:
+        parts.append(f"{len(refused)} file{pluralize(len(refused))} left out")
+    level = messages.warning if refused else messages.success
+    level(request, f"“{archive}”: " + "; ".join(parts) + ".")
+    for o in refused[:ARCHIVE_ERRORS_SHOWN]:
+        messages.error(request, f"Left out of “{archive}”: {o.path}: {o.error}")
+    if len(refused) > ARCHIVE_ERRORS_SHOWN:
+        messages.error(
+            request,
+            f"… and {len(refused) - ARCHIVE_ERRORS_SHOWN} more files left out of “{archive}”.",
+        )
+    for o in outcomes:
+        if o.code == "queue_unavailable":
+            messages.error(request, o.error)
 
 
 def _queue_down(request: HtmxHttpRequest, matter: Matter) -> HttpResponse:
