@@ -36,6 +36,7 @@ urlpatterns = [
         "documents/<int:document_id>/reindex/", documents.document_reindex, name="document-reindex"
     ),
     path("documents/<int:document_id>/cancel/", documents.document_cancel, name="document-cancel"),
+    path("documents/<int:document_id>/link/", documents.document_link, name="document-link"),
     path("documents/<int:document_id>/delete/", documents.document_delete, name="document-delete"),
     path(
         "documents/<int:document_id>/nodes/<str:node_id>/",

@@ -297,3 +297,47 @@ def document_update_details(
                 detail={"reason": "amends changed", "amends": amends.key if amends else None},
             )
     return relink
+
+
+def document_link_review(
+    *, document: Document, user: object, accept: bool, via: str = "page"
+) -> Document | None:
+    """Accept the amendment link legalnav proposed for ``document`` (it then amends the
+    proposed document: the "as amended" view and the grid use it, and the document is
+    re-indexed so that its references resolve there) or reject it (it is not proposed again).
+    Audited. Returns the amended document on acceptance; raises ``ValueError`` when nothing is
+    proposed or the proposed document has gone."""
+    proposal = dict(document.link_proposal or {})
+    if proposal.get("state") != "proposed" or not proposal.get("target"):
+        raise ValueError("No amendment link is proposed for this document.")
+    target = Document.objects.filter(pk=proposal["target"], matter=document.matter).first()
+    if accept and target is None:
+        raise ValueError("The proposed document is no longer in this matter.")
+    proposal["state"] = "accepted" if accept else "rejected"
+    with transaction.atomic():
+        Document.objects.filter(pk=document.pk).update(link_proposal=proposal)
+        document.link_proposal = proposal
+        audit_record(
+            matter=document.matter,
+            user=user,
+            action=AuditEvent.Action.LINK_REVIEWED,
+            target=_target(document),
+            detail={
+                "document_id": document.pk,
+                "amends": target.key if target else proposal.get("target"),
+                "accepted": accept,
+                "words": proposal.get("words", "")[:300],
+                "via": via,
+            },
+        )
+        if accept:
+            assert target is not None
+            document_update_details(
+                document=document,
+                user=user,
+                title=document.title,
+                kind=document.kind,
+                effective_date=document.effective_date,
+                amends=target,
+            )
+    return target if accept else None

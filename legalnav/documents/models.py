@@ -73,6 +73,11 @@ class Document(models.Model):
     # How the text was read: {"warnings": [...], "ocr": {engine, floor, mean_confidence,
     # low_pages, pages: [{page, confidence, words}]}} (ocr only when OCR read a page).
     extraction = models.JSONField(default=dict, blank=True)
+    # What this document says it amends and the document of the matter proposed as that one,
+    # for a person to accept (sets ``amends``) or reject: {"reference": {title, date, number,
+    # words}, "target": id or None, "words", "reasons", "score", "state": "proposed" |
+    # "accepted" | "rejected" | "none"}; {} when it names no other instrument.
+    link_proposal = models.JSONField(default=dict, blank=True)
     # Whether indexing may fill in title and kind from the text (the uploader gave none).
     guess_metadata = models.BooleanField(default=False)
     tags = models.JSONField(default=dict, blank=True)  # {"jurisdiction": ..., "topics": [...]}

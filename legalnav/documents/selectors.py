@@ -45,8 +45,14 @@ def matter_documents(*, matter: Matter) -> list[Document]:
     for d in docs:
         if d.amends_id is not None:
             amended_by.setdefault(d.amends_id, []).append(d)
+    by_id = {d.pk: d for d in docs}
     for d in docs:
         d.amended_by = amended_by.get(d.pk, [])  # type: ignore[attr-defined]
+        proposal = d.link_proposal or {}
+        target = by_id.get(proposal.get("target") or 0)
+        d.proposed_target = (  # type: ignore[attr-defined]
+            target if d.amends_id is None and proposal.get("state") == "proposed" else None
+        )
     return docs
 
 

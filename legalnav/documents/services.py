@@ -22,6 +22,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import F
+from django.db.models.functions import Substr
 from django.utils import timezone
 
 from legalnav.core import jobs
@@ -38,6 +39,14 @@ from legalnav.documents.models import (
     Node,
 )
 from legalnav.documents.parsing import ParsedDocument, parse_document
+from legalnav.documents.parsing.amends import (
+    HEAD_CHARS,
+    Candidate,
+    Reference,
+    propose,
+    read_reference,
+)
+from legalnav.documents.parsing.amends import score as link_score
 from legalnav.documents.parsing.enrich import RefIndex
 from legalnav.documents.parsing.extract import (
     SUPPORTED_EXTENSIONS,
@@ -370,7 +379,81 @@ def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
     # Amendments of this document may now resolve references into it.
     for amendment in Document.objects.filter(amends=doc, status=Document.Status.INDEXED):
         document_resolve_base_references(document=amendment)
+    document_propose_links(document=doc)  # never fails indexing (see there)
     return None
+
+
+def _candidate(doc: Document, text: str) -> Candidate:
+    return Candidate.of(str(doc.pk), text, doc.title, doc.effective_date)
+
+
+def _head_rows(matter_id: int, exclude: int) -> list[tuple[Document, str]]:
+    rows = (
+        Document.objects.filter(matter_id=matter_id, status=Document.Status.INDEXED)
+        .exclude(pk=exclude)
+        .annotate(head=Substr("text", 1, HEAD_CHARS))
+        .defer("text")
+        .order_by("id")
+    )
+    return [(d, d.head) for d in rows]  # type: ignore[attr-defined]
+
+
+def _propose_for(doc: Document, text: str, others: list[tuple[Document, str]]) -> None:
+    """Read what ``doc`` amends and keep the proposal, unless a person has decided already."""
+    reference = read_reference(text)
+    if reference is None:
+        Document.objects.filter(pk=doc.pk).exclude(link_proposal={}).update(link_proposal={})
+        return
+    proposal = propose(text, [_candidate(d, head) for d, head in others])
+    record = {
+        "reference": {
+            "what": reference.what,
+            "title": reference.title,
+            "date": reference.date.isoformat() if reference.date else None,
+            "number": reference.number,
+            "words": reference.words,
+        },
+        "target": int(proposal.key) if proposal else None,
+        "words": proposal.words if proposal else reference.words,
+        "reasons": list(proposal.reasons) if proposal else [],
+        "score": proposal.score if proposal else None,
+        "state": "proposed" if proposal else "none",
+    }
+    Document.objects.filter(pk=doc.pk).update(link_proposal=record)
+
+
+def document_propose_links(*, document: Document) -> None:
+    """After ``document`` is indexed: propose what it amends (among the matter's indexed
+    documents), and look again at the documents that name an instrument not found so far, in
+    case this is it. A link a person accepted or rejected is left as it is. Reading the head
+    of each document is cheap; an error here is logged and never fails indexing."""
+    try:
+        doc = Document.objects.get(pk=document.pk)
+        others = _head_rows(doc.matter_id, doc.pk)
+        if doc.amends_id is None and doc.link_proposal.get("state") not in ("accepted", "rejected"):
+            _propose_for(doc, doc.text, others)
+        fresh = _candidate(doc, doc.text[:HEAD_CHARS])
+        waiting = [
+            d
+            for d, _ in others
+            if d.amends_id is None and d.link_proposal.get("state") in ("none", "proposed")
+        ]
+        for other in waiting:
+            ref = other.link_proposal.get("reference") or {}
+            reference = Reference(
+                ref.get("what", ""),
+                ref.get("title", ""),
+                date.fromisoformat(ref["date"]) if ref.get("date") else None,
+                ref.get("number", ""),
+                ref.get("words", ""),
+            )
+            if link_score(reference, fresh)[0] <= 0:
+                continue  # the new document is not the instrument it names
+            text = Document.objects.filter(pk=other.pk).values_list("text", flat=True).first()
+            pool = [(d, h) for d, h in others if d.pk != other.pk] + [(doc, doc.text[:HEAD_CHARS])]
+            _propose_for(other, text or "", pool)
+    except Exception:  # noqa: BLE001 - a proposal is a convenience; indexing has succeeded
+        logger.exception("proposing amendment links for document %s failed", document.pk)
 
 
 _SMALL = {"of", "and", "the", "to", "for", "in", "on", "or", "a", "an", "by", "with", "at", "as"}

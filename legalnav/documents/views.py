@@ -200,6 +200,36 @@ def document_reindex(request: HtmxHttpRequest, document_id: int) -> HttpResponse
 
 @login_required
 @require_POST
+def document_link(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
+    """Accept or reject the amendment link proposed for a document."""
+    document = selectors.document_for(
+        user=request.user, document_id=document_id, action=Action.EDIT
+    )
+    accept = request.POST.get("accept") == "1"
+    try:
+        target = actions.document_link_review(document=document, user=request.user, accept=accept)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    except QueueUnavailable:
+        messages.error(request, f"{document.key}: {QueueUnavailable.message}")
+        return _queue_down(request, document.matter)
+    else:
+        if target is not None:
+            messages.success(
+                request,
+                f"{document.key} now amends {target.key} “{target.title}”; it is being re-indexed "
+                "so that its references resolve there.",
+            )
+        else:
+            messages.info(request, f"The proposed link of {document.key} was rejected.")
+    next_page = request.POST.get("next")
+    if next_page == "document" and document.status == Document.Status.INDEXED:
+        return redirect("document-detail", document_id=document.pk)
+    return redirect("matter-detail", matter_id=document.matter_id)
+
+
+@login_required
+@require_POST
 def document_cancel(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     """Stop indexing a document (a queued, running or stalled job)."""
     document = selectors.document_for(
@@ -267,10 +297,22 @@ def document_detail(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     their definitions, amendments beside the clauses they change."""
     document = selectors.document_for(user=request.user, document_id=document_id)
     page = document_reader(document=document)
+    proposal = document.link_proposal or {}
+    link_target = None
+    if document.amends_id is None and proposal.get("state") == "proposed":
+        link_target = Document.objects.filter(
+            pk=proposal.get("target") or 0, matter_id=document.matter_id
+        ).first()
     return render(
         request,
         "documents/detail.html",
-        {"document": document, "matter": document.matter, "page": page},
+        {
+            "document": document,
+            "matter": document.matter,
+            "page": page,
+            "link_target": link_target,
+            "can_edit": can(user=request.user, matter=document.matter, action=Action.EDIT),
+        },
     )
 
 

@@ -97,6 +97,7 @@ class AuditEvent(models.Model):
         GRID_CREATED = "grid_created", "Created review grid"
         CELL_REVIEWED = "cell_reviewed", "Reviewed grid cell"
         COLUMN_SAVED = "column_saved", "Saved review column"
+        LINK_REVIEWED = "link_reviewed", "Reviewed a proposed amendment link"
 
     # Empty for what belongs to no matter: evaluation runs score gold sets, never a matter's
     # documents, and their start, retry and cancel are audited all the same.

@@ -1,0 +1,123 @@
+"""Amendments linked by themselves: legalnav reads what a document says it amends, proposes the
+document of the matter it is, with the words it read, and a person accepts or rejects it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from legalnav.documents.models import Document
+from legalnav.documents.parsing.amends import Candidate, propose, read_reference
+from legalnav.documents.services import document_add, document_index
+from legalnav.matters.models import AuditEvent
+from tests.conftest import MembershipFactory, demo_bytes
+
+BASE = "bioamber-development-agreement.txt"
+AMENDMENT = "bioamber-development-agreement-first-amendment.txt"
+
+
+def text(name: str) -> str:
+    return demo_bytes(name).decode("utf-8")
+
+
+def test_the_amendment_says_what_it_amends_in_its_own_words() -> None:
+    ref = read_reference(text(AMENDMENT))
+    assert ref is not None
+    assert ref.title == "Development Agreement" and ref.date == dt.date(2010, 4, 15)
+    assert "First Amendment" in ref.words and "April 15, 2010" in ref.words
+    assert read_reference(text(BASE)) is None  # the agreement itself amends nothing
+
+
+def test_the_amended_agreement_is_proposed_and_not_a_look_alike() -> None:
+    others = [
+        Candidate.of("base", text(BASE)),
+        # The same title, another date and other parties: not the one amended.
+        Candidate.of(
+            "other",
+            "DEVELOPMENT AGREEMENT\nThis Development Agreement is made on June 1, 2015 between "
+            'Acme Robotics, Inc. ("Acme") and Widget Labs LLC ("Widget").',
+        ),
+    ]
+    got = propose(text(AMENDMENT), others)
+    assert got is not None and got.key == "base"
+    assert any("2010-04-15" in r for r in got.reasons)
+    # Without the agreement in the matter, nothing is proposed rather than the look-alike.
+    assert propose(text(AMENDMENT), others[1:]) is None
+
+
+@pytest.mark.django_db
+def test_a_link_is_proposed_whichever_arrives_first_and_a_person_accepts_it(client, matter, owner):
+    amendment, _ = document_add(
+        matter=matter, filename=AMENDMENT, data=demo_bytes(AMENDMENT), enqueue=False
+    )
+    document_index(document_id=amendment.pk)
+    amendment.refresh_from_db()
+    assert amendment.link_proposal["state"] == "none"  # its agreement is not here yet
+    base, _ = document_add(matter=matter, filename=BASE, data=demo_bytes(BASE), enqueue=False)
+    document_index(document_id=base.pk)
+    amendment.refresh_from_db()
+    proposal = amendment.link_proposal
+    assert proposal["state"] == "proposed" and proposal["target"] == base.pk
+    assert "April 15, 2010" in proposal["words"] and amendment.amends_id is None
+
+    client.force_login(owner)
+    listing = client.get(reverse("matter-detail", args=[matter.pk])).content.decode()
+    assert "Proposed:" in listing and f"{base.key} ·" in listing
+    page = client.get(reverse("document-detail", args=[amendment.pk])).content.decode()
+    assert f"Amends {base.key}?" in page and "Accept the link" in page
+
+    response = client.post(reverse("document-link", args=[amendment.pk]), {"accept": "1"})
+    assert response.status_code == 302
+    amendment.refresh_from_db()
+    assert amendment.amends_id == base.pk and amendment.link_proposal["state"] == "accepted"
+    event = AuditEvent.objects.get(action=AuditEvent.Action.LINK_REVIEWED)
+    assert event.detail["accepted"] is True and event.detail["amends"] == base.key
+    # Accepted is final: a second answer is refused with a reason, nothing changes.
+    client.post(reverse("document-link", args=[amendment.pk]), {"accept": "0"})
+    amendment.refresh_from_db()
+    assert amendment.amends_id == base.pk
+
+
+@pytest.mark.django_db
+def test_a_rejected_link_is_not_proposed_again_and_outsiders_cannot_answer(client, matter, owner):
+    base, _ = document_add(matter=matter, filename=BASE, data=demo_bytes(BASE), enqueue=False)
+    document_index(document_id=base.pk)
+    amendment, _ = document_add(
+        matter=matter, filename=AMENDMENT, data=demo_bytes(AMENDMENT), enqueue=False
+    )
+    document_index(document_id=amendment.pk)
+    outsider = MembershipFactory().user
+    client.force_login(outsider)
+    assert (
+        client.post(reverse("document-link", args=[amendment.pk]), {"accept": "1"}).status_code
+        == 404
+    )
+    viewer = MembershipFactory(matter=matter, role="viewer").user
+    client.force_login(viewer)
+    assert (
+        client.post(reverse("document-link", args=[amendment.pk]), {"accept": "1"}).status_code
+        == 403
+    )
+    client.force_login(owner)
+    client.post(reverse("document-link", args=[amendment.pk]), {"accept": "0"})
+    amendment.refresh_from_db()
+    assert amendment.link_proposal["state"] == "rejected" and amendment.amends_id is None
+    document_index(document_id=base.pk)  # indexing again does not bring it back
+    from legalnav.documents.services import document_propose_links
+
+    document_propose_links(document=amendment)
+    amendment.refresh_from_db()
+    assert amendment.link_proposal["state"] == "rejected"
+    assert Document.objects.get(pk=amendment.pk).amends_id is None
+
+
+def test_evaluate_links_reports_precision_and_recall(capsys) -> None:
+    call_command("evaluate_links")
+    out = capsys.readouterr().out
+    assert "502 documents" in out and "16 gold links" in out and "in-sample" in out
+    precision = float(out.split("precision ")[1].split(",")[0])
+    recall = float(out.split("recall ")[1].split()[0])
+    assert precision >= 0.9 and recall >= 0.75
