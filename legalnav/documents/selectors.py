@@ -12,6 +12,8 @@ from django.db.models import Count, F, Max
 from django.http import Http404
 
 from legalnav.documents.models import Document, Node
+from legalnav.documents.parsing.extract.archive import FOLDER_SEPARATOR
+from legalnav.documents.parsing.fingerprint import likely_copies
 from legalnav.matters.access import Action, matter_for, staff_sees_all
 from legalnav.matters.models import AuditEvent, Matter, Membership
 
@@ -197,3 +199,122 @@ def matter_rows(*, user: object) -> list[MatterRow]:
             )
         )
     return rows
+
+
+PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class MatterOverview:
+    """What the matter page shows of a data room: counts, folders, the page of documents the
+    filters pick, and likely copies."""
+
+    total: int
+    by_status: dict[str, int]
+    by_kind: list[tuple[str, str, int]]  # (kind, label, count)
+    folders: list[tuple[str, str, int, int]]  # (folder, its last part, depth, count)
+    shown: list[Document]
+    matching: int
+    page: int
+    pages: int
+    filters: dict[str, str]
+    copies: list[tuple[Document, Document, float]]
+
+    @property
+    def indexed(self) -> int:
+        return self.by_status.get("indexed", 0)
+
+    @property
+    def waiting(self) -> int:
+        return self.by_status.get("queued", 0) + self.by_status.get("indexing", 0)
+
+    @property
+    def failed(self) -> int:
+        return self.by_status.get("failed", 0)
+
+    @property
+    def cancelled(self) -> int:
+        return self.by_status.get("cancelled", 0)
+
+    @property
+    def done(self) -> int:
+        return sum(self.by_status.get(s, 0) for s in ("indexed", "failed", "cancelled"))
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.done / self.total) if self.total else 100
+
+
+def _folder_rows(counts: dict[str, int]) -> list[tuple[str, str, int, int]]:
+    """Every folder and each folder above it, with the documents at or below it, in tree order."""
+    total: dict[str, int] = {}
+    for folder, n in counts.items():
+        if not folder:
+            continue
+        parts = folder.split(FOLDER_SEPARATOR)
+        for depth in range(1, len(parts) + 1):
+            key = FOLDER_SEPARATOR.join(parts[:depth])
+            total[key] = total.get(key, 0) + n
+    return [
+        (f, f.split(FOLDER_SEPARATOR)[-1], f.count(FOLDER_SEPARATOR), total[f])
+        for f in sorted(total, key=lambda f: f.split(FOLDER_SEPARATOR))
+    ]
+
+
+def matter_overview(*, documents: list[Document], params: dict[str, str]) -> MatterOverview:
+    """Counts and folders over all the matter's ``documents``; the filters (``folder``: that
+    folder and those below it, ``status``, ``kind``, ``q``: words of the title or file name)
+    and ``page`` pick what is shown."""
+    folder = params.get("folder", "")
+    status = params.get("status", "")
+    kind = params.get("kind", "")
+    words = params.get("q", "").strip().lower()
+    by_status: dict[str, int] = {}
+    by_kind: dict[str, int] = {}
+    folders: dict[str, int] = {}
+    for d in documents:
+        by_status[d.status] = by_status.get(d.status, 0) + 1
+        by_kind[d.kind] = by_kind.get(d.kind, 0) + 1
+        folders[d.folder] = folders.get(d.folder, 0) + 1
+
+    def picked(d: Document) -> bool:
+        if folder and not (d.folder == folder or d.folder.startswith(folder + FOLDER_SEPARATOR)):
+            return False
+        if status == "busy":
+            if d.status not in ("queued", "indexing"):
+                return False
+        elif status and d.status != status:
+            return False
+        if kind and d.kind != kind:
+            return False
+        return not words or words in f"{d.title} {d.original_filename}".lower()
+
+    chosen = [d for d in documents if picked(d)]
+    pages = max(1, -(-len(chosen) // PAGE_SIZE))
+    try:
+        page = min(max(1, int(params.get("page", "1"))), pages)
+    except ValueError:
+        page = 1
+    labels = dict(Document.Kind.choices)
+    sketches = [
+        (d.pk, d.extraction.get("sketch") or [])
+        for d in documents
+        if d.status == Document.Status.INDEXED and d.extraction.get("sketch")
+    ]
+    by_id = {d.pk: d for d in documents}
+    return MatterOverview(
+        total=len(documents),
+        by_status=by_status,
+        by_kind=sorted(((k, labels.get(k, k), n) for k, n in by_kind.items()), key=lambda x: -x[2]),
+        folders=_folder_rows(folders),
+        shown=chosen[(page - 1) * PAGE_SIZE : page * PAGE_SIZE],
+        matching=len(chosen),
+        page=page,
+        pages=pages,
+        filters={
+            k: v
+            for k, v in (("folder", folder), ("status", status), ("kind", kind), ("q", words))
+            if v
+        },
+        copies=[(by_id[a], by_id[b], sim) for a, b, sim in likely_copies(sketches)][:50],
+    )

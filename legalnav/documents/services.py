@@ -55,6 +55,7 @@ from legalnav.documents.parsing.extract import (
     OcrOptions,
     extract_text,
 )
+from legalnav.documents.parsing.fingerprint import sketch
 from legalnav.documents.parsing.structure import ParsedNode
 from legalnav.documents.selectors import node_tree
 from legalnav.matters.models import Matter
@@ -303,6 +304,7 @@ def _save_parsed(
             "media_type": extracted.media_type,
             "extraction": {
                 "warnings": list(extracted.warnings),
+                "sketch": sketch(extracted.text),
                 **({"ocr": extracted.ocr.to_json()} if extracted.ocr else {}),
             },
             "indexed_at": timezone.now(),

@@ -47,15 +47,20 @@ def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -
             jobs.job_poll_check("document", doc)
         doc.stale = doc.status in _BUSY and jobs.is_stale(spec, doc)  # type: ignore[attr-defined]
     role = matter.user_role  # type: ignore[attr-defined]
+    overview = selectors.matter_overview(
+        documents=documents, params={k: str(v) for k, v in request.GET.items()}
+    )
     context: dict[str, object] = {
         "matter": matter,
-        "documents": documents,
+        "documents": overview.shown,
+        "overview": overview,
         "busy": any(d.status in _BUSY and not d.stale for d in documents),  # type: ignore[attr-defined]
         "can_edit": can(user=request.user, matter=matter, action=Action.EDIT, role=role),
         "can_manage": can(user=request.user, matter=matter, action=Action.MANAGE, role=role),
         "accept": ACCEPT,
         "max_upload_bytes": settings.LEGALNAV_MAX_UPLOAD_BYTES,
         "max_zip_bytes": settings.LEGALNAV_MAX_ZIP_UPLOAD_BYTES,
+        "status_choices": [("busy", "Waiting or indexing"), *Document.Status.choices],
         "max_files": actions.MAX_FILES_PER_UPLOAD,
     }
     context.update(extra)
@@ -311,7 +316,12 @@ def document_detail(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
             "matter": document.matter,
             "page": page,
             "link_target": link_target,
-            "can_edit": can(user=request.user, matter=document.matter, action=Action.EDIT),
+            "can_edit": can(
+                user=request.user,
+                matter=document.matter,
+                action=Action.EDIT,
+                role=document.matter.user_role,  # type: ignore[attr-defined]
+            ),
         },
     )
 

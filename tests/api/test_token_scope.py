@@ -4,8 +4,10 @@ write route of the API (listed from the OpenAPI document, so a new one cannot sl
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import zipfile
 from datetime import timedelta
 
 import pytest
@@ -143,6 +145,11 @@ def _write_requests(matter, document, query, run, grid) -> dict[tuple[str, str],
             kwargs: dict = {}
             if path.endswith("/documents") and method == "post":
                 kwargs = {"data": {"file": SimpleUploadedFile("side.txt", b"1. Side.\nText.\n")}}
+            elif path.endswith("/archives") and method == "post":
+                room = io.BytesIO()
+                with zipfile.ZipFile(room, "w") as zf:
+                    zf.writestr("Room/side.txt", b"1. Side.\nText.\n")
+                kwargs = {"data": {"file": SimpleUploadedFile("room.zip", room.getvalue())}}
             elif path.endswith("/grids") and method == "post":
                 kwargs = {
                     "data": json.dumps({"columns": [{"key": "Governing Law"}]}),
@@ -166,9 +173,9 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
     )
     grid = Grid.objects.create(matter=matter, title="g", created_by=owner, status="failed")
     requests = _write_requests(matter, document, query, run, grid)
-    # upload, delete, reindex, cancel indexing, ask, retry and cancel a question, retry and
-    # cancel an evaluation run, make a review grid, resume and cancel one
-    assert len(requests) == 12, sorted(requests)
+    # upload a file and a zip, delete, reindex, cancel indexing, ask, retry and cancel a
+    # question, retry and cancel an evaluation run, make a review grid, resume and cancel one
+    assert len(requests) == 13, sorted(requests)
     client = bearer(raw)
     events = AuditEvent.objects.count()
     for (method, url), kwargs in requests.items():
@@ -199,6 +206,7 @@ def test_every_write_service_is_marked_and_no_read_is():
     }
     assert marked == {
         "document_upload",
+        "archive_upload",
         "document_requeue",
         "document_stop",
         "document_remove",
