@@ -299,6 +299,13 @@ def document_update_details(
     return relink
 
 
+_KIND_OF_CHANGE = (
+    ("schedule", Document.Kind.SCHEDULE),
+    ("attachment", Document.Kind.SCHEDULE),
+    ("side letter", Document.Kind.SIDE_LETTER),
+)
+
+
 def document_link_review(
     *, document: Document, user: object, accept: bool, via: str = "page"
 ) -> Document | None:
@@ -332,11 +339,19 @@ def document_link_review(
         )
         if accept:
             assert target is not None
+            kind = document.kind
+            if document.guess_metadata and kind == Document.Kind.AGREEMENT:
+                # What it says it is: "Amendment No. 2 to …", "Schedule to …", "Side letter to …".
+                what = str((proposal.get("reference") or {}).get("what", "amendment"))
+                kind = next(
+                    (k for word, k in _KIND_OF_CHANGE if what.startswith(word)),
+                    Document.Kind.AMENDMENT,
+                )
             document_update_details(
                 document=document,
                 user=user,
                 title=document.title,
-                kind=document.kind,
+                kind=kind,
                 effective_date=document.effective_date,
                 amends=target,
             )

@@ -25,6 +25,7 @@ from legalnav.documents.parsing.enrich import (
 from legalnav.documents.parsing.structure.nodes import ParsedNode, TocEntry
 from legalnav.documents.parsing.structure.parser import parse_structure
 from legalnav.documents.parsing.trie import phrase_regex
+from legalnav.documents.parsing.values import extract_title
 
 __all__ = ["ParsedDocument", "ParsedNode", "ParsedRef", "ParsedTerm", "TocEntry", "parse_document"]
 
@@ -56,7 +57,7 @@ _DATED = re.compile(
 )
 
 
-def _guess_title(nodes: list[ParsedNode]) -> str:
+def _guess_title(nodes: list[ParsedNode]) -> str:  # the fallback of parse_document
     for nd in nodes[:4]:
         if nd.kind != "preamble":
             continue
@@ -123,7 +124,10 @@ def parse_document(text: str) -> ParsedDocument:
         nd.flags = compute_flags(nd, idx in defining, party_rx)
         nd.summary = summarise(nd)
     assign_keywords(nodes)
-    title = _guess_title(nodes)
+    # The title line past any exhibit banner (the grid's Document Name reader), else the first
+    # capitalised title in the preamble.
+    own = extract_title(text)
+    title = own.display if own is not None else _guess_title(nodes)
     return ParsedDocument(
         nodes=nodes,
         refs=refs,

@@ -2,6 +2,7 @@
 
     manage.py bench_load --setup embedded --users 10 50 --seconds 60
     manage.py bench_load --setup scaled --users 10 50 --seconds 60   # PostgreSQL + Redis + 2 workers
+    manage.py bench_load --dataroom        # a 532-file data room uploaded as one zip, both setups
 
 Prints requests served, p50/p95 page and API latency, questions and documents finished, and the
 two figures that must be 0: jobs stuck and jobs lost. See legalnav.api.loadbench.
@@ -37,6 +38,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--redis-url", default="", help="default: a private redis-server")
         parser.add_argument("--json", action="store_true")
+        parser.add_argument(
+            "--dataroom",
+            action="store_true",
+            help="instead: upload the CUAD + EDGAR data room as one zip and time it until every "
+            "document has ended (legalnav.api.uploadbench; --settle bounds the wait)",
+        )
         parser.add_argument("--prepare", type=int, default=0, help=argparse_hidden())
 
     def handle(self, *args: object, **opts: Any) -> None:
@@ -47,6 +54,9 @@ class Command(BaseCommand):
 
         logging.getLogger("httpx").setLevel(logging.WARNING)
         setups = ["embedded", "scaled"] if opts["setup"] == "both" else [opts["setup"]]
+        if opts["dataroom"]:
+            self._dataroom(setups, opts)
+            return
         results = []
         for setup in setups:
             for users in opts["users"]:
@@ -67,6 +77,28 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(results, indent=2))
         if any(r["stuck"] or r["lost"] for r in results):
             raise CommandError("jobs were stuck or lost (both must be 0)")
+
+    def _dataroom(self, setups: list[str], opts: dict[str, Any]) -> None:
+        from legalnav.api import uploadbench
+
+        results = []
+        for setup in setups:
+            self.stderr.write(f"{setup}: a data room as one zip")
+            with _services(setup, opts) as (database_url, redis_url):
+                results.append(
+                    uploadbench.run(
+                        setup=setup,
+                        database_url=database_url,
+                        redis_url=redis_url,
+                        settle=max(opts["settle"], 3600.0),
+                        say=self.stderr.write,
+                    )
+                )
+            self.stdout.write(uploadbench.table(results[-1:]))
+        if opts["json"]:
+            self.stdout.write(json.dumps(results, indent=2))
+        if any(r["stuck"] for r in results):
+            raise CommandError("documents were stuck (must be 0)")
 
 
 def argparse_hidden() -> str:
