@@ -168,11 +168,17 @@ class UploadForm(BaseModel):
     title: CleanStr = Field(
         default="", max_length=300, description="Empty: guessed from the document."
     )
-    kind: DocumentKind | None = Field(default=None, description="Empty: guessed from the text.")
-    amends: Id | None = Field(
+    # "" is what a form sends for a field left empty: it means not given (see below), and the
+    # schema says so, so that a client may send it.
+    kind: DocumentKind | Literal[""] | None = Field(
+        default=None, description="Empty: guessed from the text."
+    )
+    amends: Id | Literal[""] | None = Field(
         default=None, description="Id of the document of this matter that this one amends."
     )
-    effective_date: date | None = None
+    effective_date: date | Literal[""] | None = Field(
+        default=None, description="Empty: read from the text."
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -243,6 +249,9 @@ class DocumentOut(BaseModel):
     amends_id: int | None
     original_filename: str
     folder: str = Field(default="", description="Where the file sat in the zip it came from.")
+    link_proposal: LinkProposalOut | None = Field(
+        default=None, description="What it says it amends and the document proposed; null if none."
+    )
     size_bytes: int
     media_type: str
     status: DocumentStatus
@@ -285,6 +294,19 @@ class ArchiveOut(BaseModel):
     copies: int
     left_out: int
     files: list[ArchiveFileOut]
+
+
+class LinkBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    accept: bool = Field(description="true: the document amends the proposed one; false: reject.")
+
+
+class LinkProposalOut(BaseModel):
+    target_id: int | None = Field(description="The document proposed as the one amended.")
+    words: str = Field(description="What the document says it amends, as written.")
+    reasons: list[str]
+    state: str = Field(description="proposed, accepted, rejected, or none (nothing found).")
 
 
 class ReindexOut(BaseModel):

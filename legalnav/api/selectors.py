@@ -128,6 +128,17 @@ def document_ref(doc: Document) -> schemas.DocumentRef:
     return schemas.DocumentRef(id=doc.pk, key=doc.key, title=doc.title)
 
 
+def _link_out(proposal: dict) -> schemas.LinkProposalOut | None:  # type: ignore[type-arg]
+    if not proposal:
+        return None
+    return schemas.LinkProposalOut(
+        target_id=proposal.get("target"),
+        words=str(proposal.get("words", "")),
+        reasons=[str(r) for r in proposal.get("reasons", [])],
+        state=str(proposal.get("state", "none")),
+    )
+
+
 def document_out(doc: Document) -> schemas.DocumentOut:
     error = None
     if doc.status == Document.Status.FAILED or doc.error_code:
@@ -142,6 +153,7 @@ def document_out(doc: Document) -> schemas.DocumentOut:
         amends_id=doc.amends_id,
         original_filename=doc.original_filename,
         folder=doc.folder,
+        link_proposal=_link_out(doc.link_proposal),
         size_bytes=doc.size_bytes,
         media_type=doc.media_type,
         status=doc.status,  # type: ignore[arg-type]

@@ -108,6 +108,23 @@ def document_upload(
 
 
 @writes
+def document_link(
+    *, user: object, document_id: object, accept: bool, via: str
+) -> schemas.DocumentOut:
+    """Accept or reject the amendment link proposed for a document (editors and owners); 409
+    when nothing is proposed."""
+    doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
+    try:
+        document_actions.document_link_review(document=doc, user=user, accept=accept, via=via)
+    except ValueError as exc:
+        raise ApiError(409, "nothing_proposed", str(exc)) from None
+    except QueueUnavailable:
+        raise _queue_down() from None
+    doc.refresh_from_db()
+    return document_out(doc)
+
+
+@writes
 def archive_upload(
     *, user: object, matter_id: object, filename: str, source: IO[bytes], via: str
 ) -> schemas.ArchiveOut:

@@ -173,6 +173,23 @@ def documents_reindex(
 
 
 @api.post(
+    "/v1/documents/{document_id}/link",
+    summary="Accept or reject the amendment link proposed for a document",
+    description='{"accept": true} makes the document amend the proposed one (it is re-indexed '
+    "so that its references resolve there); false rejects the proposal. 409 when nothing is "
+    "proposed. The proposal is the document's link_proposal.",
+    tags=["documents"],
+    response={200: schemas.DocumentOut, (400, 401, 403, 404, 409, 415, 422, 503): Err},
+)
+def documents_link(
+    request: ApiRequest, document_id: PathId, body: schemas.LinkBody
+) -> schemas.DocumentOut:
+    return services.document_link(
+        user=request.auth, document_id=document_id, accept=body.accept, via=VIA
+    )
+
+
+@api.post(
     "/v1/documents/{document_id}/cancel",
     summary="Stop indexing a document (queued, indexing or stalled)",
     description="A document indexed before keeps the clauses of its last completed run.",

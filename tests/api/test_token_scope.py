@@ -150,6 +150,8 @@ def _write_requests(matter, document, query, run, grid) -> dict[tuple[str, str],
                 with zipfile.ZipFile(room, "w") as zf:
                     zf.writestr("Room/side.txt", b"1. Side.\nText.\n")
                 kwargs = {"data": {"file": SimpleUploadedFile("room.zip", room.getvalue())}}
+            elif path.endswith("/link") and method == "post":
+                kwargs = {"data": json.dumps({"accept": True}), "content_type": "application/json"}
             elif path.endswith("/grids") and method == "post":
                 kwargs = {
                     "data": json.dumps({"columns": [{"key": "Governing Law"}]}),
@@ -173,9 +175,10 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
     )
     grid = Grid.objects.create(matter=matter, title="g", created_by=owner, status="failed")
     requests = _write_requests(matter, document, query, run, grid)
-    # upload a file and a zip, delete, reindex, cancel indexing, ask, retry and cancel a
-    # question, retry and cancel an evaluation run, make a review grid, resume and cancel one
-    assert len(requests) == 13, sorted(requests)
+    # upload a file and a zip, delete, reindex, cancel indexing, answer a link proposal, ask,
+    # retry and cancel a question, retry and cancel an evaluation run, make a review grid,
+    # resume and cancel one
+    assert len(requests) == 14, sorted(requests)
     client = bearer(raw)
     events = AuditEvent.objects.count()
     for (method, url), kwargs in requests.items():
@@ -207,6 +210,7 @@ def test_every_write_service_is_marked_and_no_read_is():
     assert marked == {
         "document_upload",
         "archive_upload",
+        "document_link",
         "document_requeue",
         "document_stop",
         "document_remove",

@@ -121,3 +121,29 @@ def test_evaluate_links_reports_precision_and_recall(capsys) -> None:
     precision = float(out.split("precision ")[1].split(",")[0])
     recall = float(out.split("recall ")[1].split()[0])
     assert precision >= 0.9 and recall >= 0.75
+
+
+@pytest.mark.django_db
+def test_the_api_shows_the_proposal_and_takes_the_answer(client, matter, owner):
+    from legalnav.api.tokens import api_token_create
+
+    base, _ = document_add(matter=matter, filename=BASE, data=demo_bytes(BASE), enqueue=False)
+    document_index(document_id=base.pk)
+    amendment, _ = document_add(
+        matter=matter, filename=AMENDMENT, data=demo_bytes(AMENDMENT), enqueue=False
+    )
+    document_index(document_id=amendment.pk)
+    _, secret = api_token_create(user=owner, name="t")
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+    shown = client.get(f"/api/v1/documents/{amendment.pk}", **auth).json()["link_proposal"]
+    assert shown["state"] == "proposed" and shown["target_id"] == base.pk
+    assert "April 15, 2010" in shown["words"]
+    url = f"/api/v1/documents/{amendment.pk}/link"
+    bad = client.post(url, data="{}", content_type="application/json", **auth)
+    assert bad.status_code == 422
+    ok = client.post(url, data='{"accept": true}', content_type="application/json", **auth)
+    assert ok.status_code == 200 and ok.json()["amends_id"] == base.pk
+    again = client.post(url, data='{"accept": false}', content_type="application/json", **auth)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "nothing_proposed"
+    event = AuditEvent.objects.get(action=AuditEvent.Action.LINK_REVIEWED)
+    assert event.detail["via"] == "api"
