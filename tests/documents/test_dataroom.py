@@ -92,6 +92,15 @@ def test_paths_that_climb_or_are_absolute_are_only_text() -> None:
     ]
 
 
+def test_long_file_names_keep_their_extension() -> None:
+    # CUAD's own names run past 120 characters ("… Content License Agreement_ Marketing
+    # Agreement_ Sales-Purchase.txt"); a shortened name still says what type the file is.
+    long_name = "PlayboyEnterprisesInc_EX-10.2_Content License Agreement_ " * 5 + "Sales.txt"
+    items = walk(make_zip({f"Room/{long_name}": b"1. Term. One year.\n"}))
+    assert len(items) == 1 and isinstance(items[0], ArchiveFile)
+    assert items[0].name.endswith(".txt") and len(items[0].name) <= 200
+
+
 def test_a_zip_bomb_is_refused_from_its_directory() -> None:
     bomb = make_zip({"a.txt": b"0" * (20 * 1024 * 1024)})  # 20 MiB of zeros: ~1000x
     with pytest.raises(ExtractionError) as err:

@@ -74,9 +74,20 @@ def is_archive(filename: str) -> bool:
     return filename.lower().rstrip(". ").endswith(".zip")
 
 
+#: A path segment longer than this is shortened, its extension kept (a file's type is read
+#: from it).
+PART_CHARS: Final = 200
+
+
 def clean_part(part: str) -> str:
-    """One path segment as text: control characters out, spaces trimmed, at most 120 chars."""
-    return _CONTROL.sub("", part).strip()[:120]
+    """One path segment as text: control characters out, spaces trimmed, at most
+    ``PART_CHARS`` long with its extension kept."""
+    part = _CONTROL.sub("", part).strip()
+    if len(part) <= PART_CHARS:
+        return part
+    stem, ext = os.path.splitext(part)
+    ext = ext if 1 < len(ext) <= 10 else ""
+    return stem[: PART_CHARS - len(ext)].rstrip() + ext
 
 
 def split_path(member: str) -> list[str]:
