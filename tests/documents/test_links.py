@@ -147,3 +147,52 @@ def test_the_api_shows_the_proposal_and_takes_the_answer(client, matter, owner):
     assert again.status_code == 409 and again.json()["error"]["code"] == "nothing_proposed"
     event = AuditEvent.objects.get(action=AuditEvent.Action.LINK_REVIEWED)
     assert event.detail["via"] == "api"
+
+
+@pytest.mark.django_db
+def test_families_indexed_one_by_one_get_the_gold_links_and_no_others(matter):
+    """The product's own path (each document proposed when it is indexed, the waiting ones
+    checked again as others arrive), on real CUAD families in a data room's order: amendments
+    of an agreement that is absent are never linked to one another."""
+    import json
+    from pathlib import Path
+
+    from legalnav.evaluation import gold
+    from legalnav.evaluation.links import GOLD
+
+    data = gold.data_dir()
+    truth = {r["document"]: r["amends"] for r in json.loads(GOLD.read_text())["links"]}
+    names = sorted(
+        str(p.relative_to(data))
+        for prefix in ("GluMobileInc", "BellringBrandsInc", "CardlyticsInc")
+        for p in (data / "cuad" / "contracts").glob(f"{prefix}*.txt")
+    )
+    # Amendments before the agreement they amend, as a data room's folders often put them.
+    names = sorted(names, key=lambda n: ("1.txt" in n, n))
+    docs = {}
+    for name in names:
+        doc, _ = document_add(
+            matter=matter, filename=Path(name).name, data=(data / name).read_bytes(), enqueue=False
+        )
+        document_index(document_id=doc.pk)
+        docs[name] = doc
+    by_pk = {d.pk: n for n, d in docs.items()}
+    got = {}
+    for name, doc in docs.items():
+        doc.refresh_from_db()
+        if doc.link_proposal.get("state") == "proposed":
+            got[name] = by_pk[doc.link_proposal["target"]]
+    want = {n: t for n, t in truth.items() if n in docs and t}
+    assert got == want
+
+
+def test_an_amendment_is_never_proposed_as_the_agreement_another_amendment_amends():
+    from legalnav.evaluation import gold
+
+    folder = gold.data_dir() / "cuad" / "contracts"
+    stem = "BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing Agreement"
+    first, second = ((folder / f"{stem}{n}.txt").read_text(encoding="utf-8") for n in (2, 3))
+    # Amendment No. 1 names the same agreement, date and parties as No. 2 does: it shares
+    # everything with what No. 2 amends, and is still not it (the agreement is not here).
+    assert propose(second, [Candidate.of("first", first)]) is None
+    assert propose(first, [Candidate.of("second", second)]) is None

@@ -9,7 +9,7 @@ December 16, 2004", "This Customization Schedule is attached to the Software Lic
 Customization and Maintenance Agreement". :func:`propose` then scores the other documents of the
 matter on what the reference and the two heads share: the title (as a phrase, and word by word),
 the date, the agreement number and the parties; a candidate that is itself an amendment of the
-same instrument gives way to the instrument. A proposal needs the title or the number to agree,
+same instrument is never proposed. A proposal needs the title or the number to agree,
 and is only a proposal: a person accepts it (the "as amended" view and the grid use accepted
 links only).
 
@@ -260,7 +260,9 @@ def score(reference: Reference, candidate: Candidate) -> tuple[float, list[str]]
     if candidate.own_title and (
         candidate.own_title == phrase or (number and candidate.own_number == number)
     ):
-        total -= 2.5  # itself a change to the same instrument: the instrument comes first
+        # Itself a change to the same instrument (Amendment No. 1 beside No. 2): never the one
+        # amended, whichever of them arrived first.
+        return 0.0, []
     return total, reasons
 
 
