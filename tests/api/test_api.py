@@ -675,7 +675,13 @@ def test_openapi_document_matches_the_routes(client):
         "503",
     }
     form = upload["requestBody"]["content"]["multipart/form-data"]["schema"]
-    assert form["required"] == ["file"] and form["properties"]["kind"]["type"] == "string"
+    assert form["required"] == ["file"]
+    # Each optional field is its type, or "" (what a form sends for a field left empty).
+    kind = form["properties"]["kind"]["anyOf"]
+    assert {"const": "", "type": "string"} in kind
+    assert any("amendment" in branch.get("enum", []) for branch in kind)
+    date_field = form["properties"]["effective_date"]["anyOf"]
+    assert {"format": "date", "type": "string"} in date_field
 
 
 def test_mcp_over_wsgi_points_to_the_asgi_entry_point(client):
