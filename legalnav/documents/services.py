@@ -386,7 +386,10 @@ def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
 
 
 def _candidate(doc: Document, text: str) -> Candidate:
-    return Candidate.of(str(doc.pk), text, doc.title, doc.effective_date)
+    # A title that is only the file's name says nothing of what the document names itself
+    # ("… SERVICES AGREEMENT_POWEROF" is a power of attorney, not the Services Agreement).
+    title = "" if doc.title == os.path.splitext(doc.original_filename)[0] else doc.title
+    return Candidate.of(str(doc.pk), text, title, doc.effective_date)
 
 
 def _head_rows(matter_id: int, exclude: int) -> list[tuple[Document, str]]:
