@@ -403,13 +403,16 @@ def _head_rows(matter_id: int, exclude: int) -> list[tuple[Document, str]]:
     return [(d, d.head) for d in rows]  # type: ignore[attr-defined]
 
 
-def _propose_for(doc: Document, text: str, others: list[tuple[Document, str]]) -> None:
-    """Read what ``doc`` amends and keep the proposal, unless a person has decided already."""
+def _propose_for(
+    doc: Document, text: str, others: Callable[[], list[tuple[Document, str]]]
+) -> None:
+    """Read what ``doc`` amends and keep the proposal, unless a person has decided already.
+    ``others`` gives the candidates (their heads are only read when ``doc`` names something)."""
     reference = read_reference(text)
     if reference is None:
         Document.objects.filter(pk=doc.pk).exclude(link_proposal={}).update(link_proposal={})
         return
-    proposal = propose(text, [_candidate(d, head) for d, head in others])
+    proposal = propose(text, [_candidate(d, head) for d, head in others()])
     record = {
         "reference": {
             "what": reference.what,
@@ -430,19 +433,33 @@ def _propose_for(doc: Document, text: str, others: list[tuple[Document, str]]) -
 def document_propose_links(*, document: Document) -> None:
     """After ``document`` is indexed: propose what it amends (among the matter's indexed
     documents), and look again at the documents that name an instrument not found so far, in
-    case this is it. A link a person accepted or rejected is left as it is. Reading the head
-    of each document is cheap; an error here is logged and never fails indexing."""
+    case this is it. A link a person accepted or rejected is left as it is. The other
+    documents' heads are read only when a proposal is to be made (most documents name no other
+    instrument, and most waiting references do not fit the new document), so indexing a data
+    room does not read every head once per document. An error here is logged and never fails
+    indexing."""
     try:
         doc = Document.objects.get(pk=document.pk)
-        others = _head_rows(doc.matter_id, doc.pk)
+        heads: list[list[tuple[Document, str]]] = []
+
+        def others() -> list[tuple[Document, str]]:
+            if not heads:
+                heads.append(_head_rows(doc.matter_id, doc.pk))
+            return heads[0]
+
         if doc.amends_id is None and doc.link_proposal.get("state") not in ("accepted", "rejected"):
             _propose_for(doc, doc.text, others)
         fresh = _candidate(doc, doc.text[:HEAD_CHARS])
-        waiting = [
-            d
-            for d, _ in others
-            if d.amends_id is None and d.link_proposal.get("state") in ("none", "proposed")
-        ]
+        waiting = (
+            Document.objects.filter(
+                matter_id=doc.matter_id,
+                status=Document.Status.INDEXED,
+                amends__isnull=True,
+                link_proposal__state__in=["none", "proposed"],
+            )
+            .exclude(pk=doc.pk)
+            .only("pk", "link_proposal")
+        )
         for other in waiting:
             ref = other.link_proposal.get("reference") or {}
             reference = Reference(
@@ -455,8 +472,14 @@ def document_propose_links(*, document: Document) -> None:
             if link_score(reference, fresh)[0] <= 0:
                 continue  # the new document is not the instrument it names
             text = Document.objects.filter(pk=other.pk).values_list("text", flat=True).first()
-            pool = [(d, h) for d, h in others if d.pk != other.pk] + [(doc, doc.text[:HEAD_CHARS])]
-            _propose_for(other, text or "", pool)
+            _propose_for(
+                other,
+                text or "",
+                lambda other=other: (
+                    [(d, h) for d, h in others() if d.pk != other.pk]
+                    + [(doc, doc.text[:HEAD_CHARS])]
+                ),
+            )
     except Exception:  # noqa: BLE001 - a proposal is a convenience; indexing has succeeded
         logger.exception("proposing amendment links for document %s failed", document.pk)
 

@@ -223,7 +223,8 @@ def _nested(
     if depth >= limits.depth:
         yield ArchiveSkip(path, f"a zip nested more than {limits.depth} deep; unzip it first")
         return
-    if info.file_size > limits.file_bytes * 20:
+    if info.file_size > limits.file_bytes:
+        # A nested zip is read into memory to be opened: held to one file's limit.
         yield ArchiveSkip(path, f"a nested zip of {_human_size(info.file_size)}; upload it alone")
         return
     try:

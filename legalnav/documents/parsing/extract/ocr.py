@@ -20,6 +20,7 @@ Like the rest of this package the module knows nothing of Django: the caller pas
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -122,7 +123,9 @@ def missing() -> str | None:
     return None
 
 
+@functools.cache
 def _engine() -> str:
+    """The OCR engine's name and versions (asked once per process)."""
     import ocrmypdf
 
     try:
