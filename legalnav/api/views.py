@@ -14,7 +14,7 @@ from django.urls import reverse
 from ninja import File, Form, Query, Status, UploadedFile
 from pydantic import Field, WithJsonSchema
 
-from legalnav.api import grids, schemas, selectors, services
+from legalnav.api import grids, playbooks, schemas, selectors, services
 from legalnav.api.errors import MAX_ID
 from legalnav.api.http import ApiRequest, BearerToken, api, archive_upload_checks, upload_checks
 from legalnav.api.search import matter_search
@@ -396,6 +396,96 @@ def grids_retry(request: ApiRequest, matter_id: PathId, grid_id: PathId) -> Stat
 )
 def grids_cancel(request: ApiRequest, matter_id: PathId, grid_id: PathId) -> grids.GridOut:
     return grids.grid_stop(user=request.auth, matter_id=matter_id, grid_id=grid_id, via=VIA)
+
+
+# --- playbooks -------------------------------------------------------------------------------
+
+
+@api.get(
+    "/v1/playbooks",
+    summary="The firm's playbooks: positions (column, rule, severity, note) and version",
+    tags=["playbooks"],
+    response={200: playbooks.PlaybookPage, (401, 422): Err},
+)
+def playbooks_list(request: ApiRequest, query: Query[schemas.PageParams]) -> schemas.Paged:
+    return _with_next(request, playbooks.playbook_page(user=request.auth, params=query))
+
+
+@api.post(
+    "/v1/playbooks",
+    summary="Write a playbook (staff only)",
+    tags=["playbooks"],
+    response={201: playbooks.PlaybookOut, (400, 401, 403, 422): Err},
+)
+def playbooks_create(
+    request: ApiRequest, body: playbooks.PlaybookBody
+) -> Status[playbooks.PlaybookOut]:
+    return Status(201, playbooks.playbook_save(user=request.auth, body=body, via=VIA))
+
+
+@api.get(
+    "/v1/playbooks/{playbook_id}",
+    summary="One playbook",
+    tags=["playbooks"],
+    response={200: playbooks.PlaybookOut, (401, 404): Err},
+)
+def playbooks_detail(request: ApiRequest, playbook_id: PathId) -> playbooks.PlaybookOut:
+    return playbooks.playbook_detail(user=request.auth, playbook_id=playbook_id)
+
+
+@api.put(
+    "/v1/playbooks/{playbook_id}",
+    summary="Save a new version of a playbook (staff only)",
+    tags=["playbooks"],
+    response={200: playbooks.PlaybookOut, (400, 401, 403, 404, 422): Err},
+)
+def playbooks_update(
+    request: ApiRequest, playbook_id: PathId, body: playbooks.PlaybookBody
+) -> playbooks.PlaybookOut:
+    return playbooks.playbook_save(user=request.auth, body=body, via=VIA, playbook_id=playbook_id)
+
+
+@api.post(
+    "/v1/matters/{matter_id}/playbook-runs",
+    summary="Apply a playbook to documents of the matter; poll the run for its deviations",
+    tags=["playbooks"],
+    response={202: playbooks.RunOut, (400, 401, 403, 404, 422, 429, 503): Err},
+)
+def playbook_runs_create(
+    request: ApiRequest, response: HttpResponse, matter_id: PathId, body: playbooks.ApplyBody
+) -> Status[playbooks.RunOut]:
+    result = playbooks.playbook_apply(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+    response["Location"] = reverse("api:playbook_runs_detail", args=[result.matter_id, result.id])
+    return Status(202, result)
+
+
+@api.get(
+    "/v1/matters/{matter_id}/playbook-runs/{run_id}",
+    summary="A playbook run: its grid's progress and per position how many documents deviate",
+    tags=["playbooks"],
+    response={200: playbooks.RunOut, (401, 404): Err},
+)
+def playbook_runs_detail(
+    request: ApiRequest, matter_id: PathId, run_id: PathId
+) -> playbooks.RunOut:
+    return playbooks.run_detail(user=request.auth, matter_id=matter_id, run_id=run_id)
+
+
+@api.get(
+    "/v1/matters/{matter_id}/playbook-runs/{run_id}/deviations",
+    summary="A run's verdicts (meets, deviates, missing, review), high severity first, "
+    "each with why and its verbatim quotation",
+    tags=["playbooks"],
+    response={200: playbooks.VerdictPage, E_READ: Err},
+)
+def playbook_runs_deviations(
+    request: ApiRequest,
+    matter_id: PathId,
+    run_id: PathId,
+    query: Query[playbooks.VerdictParams],
+) -> schemas.Paged:
+    page = playbooks.deviations(user=request.auth, matter_id=matter_id, run_id=run_id, params=query)
+    return _with_next(request, page)
 
 
 # --- evaluation runs --------------------------------------------------------------------------

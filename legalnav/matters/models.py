@@ -98,6 +98,9 @@ class AuditEvent(models.Model):
         CELL_REVIEWED = "cell_reviewed", "Reviewed grid cell"
         COLUMN_SAVED = "column_saved", "Saved review column"
         LINK_REVIEWED = "link_reviewed", "Reviewed a proposed amendment link"
+        # Playbooks (legalnav.review.playbooks): saved by staff outside any matter, applied in one.
+        PLAYBOOK_SAVED = "playbook_saved", "Saved playbook"
+        PLAYBOOK_APPLIED = "playbook_applied", "Applied playbook"
 
     # Empty for what belongs to no matter: evaluation runs score gold sets, never a matter's
     # documents, and their start, retry and cancel are audited all the same.

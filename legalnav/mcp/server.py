@@ -31,7 +31,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.types import Resource as MCPResource
 from pydantic import AnyHttpUrl, Field
 
-from legalnav.api import grids, schemas, selectors, services
+from legalnav.api import grids, playbooks, schemas, selectors, services
 from legalnav.api.errors import ApiError
 from legalnav.api.search import matter_search
 from legalnav.api.tokens import TokenInvalid, api_token_authenticate, api_token_user
@@ -175,6 +175,7 @@ def build_server(
     _question_tools(server, call)
     _job_tools(server, call)
     _grid_tools(server, call)
+    _playbook_tools(server, call)
     _resources(server, call)
     return server
 
@@ -404,6 +405,73 @@ def _grid_tools(server: MCPServer, call: Caller) -> None:
                 user=user, matter_id=matter_id, grid_id=grid_id, params=params
             ),
         )
+
+
+def _playbook_tools(server: MCPServer, call: Caller) -> None:
+    """Playbooks: list the firm's, apply one to a matter, read the deviations (the API's
+    functions, so the same access checks and audit)."""
+
+    @server.tool(title="List playbooks")
+    def list_playbooks(
+        ctx: Context, limit: Limit = 25, offset: Offset = 0
+    ) -> playbooks.PlaybookPage:
+        """The firm's playbooks: each position's column, rule, severity and the firm's note."""
+        params = schemas.PageParams(limit=limit, offset=offset)
+        return call(ctx, lambda user: playbooks.playbook_page(user=user, params=params))
+
+    @server.tool(title="Apply a playbook")
+    def apply_playbook(
+        ctx: Context,
+        matter_id: MatterId,
+        playbook_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        document_ids: Annotated[list[int] | None, Field(max_length=200)] = None,
+        grid_id: Annotated[int | None, Field(ge=1, le=2**63 - 1)] = None,
+    ) -> playbooks.RunOut:
+        """Check documents of a matter (or those named) against a playbook: a review grid reads
+        each position's column (a new offline grid, or grid_id with its missing columns added)
+        and every document gets a verdict per position: meets, deviates, missing, or review.
+        Poll get_deviations while the grid fills."""
+
+        def run(user: object) -> playbooks.RunOut:
+            try:
+                body = playbooks.ApplyBody(
+                    playbook_id=playbook_id, document_ids=document_ids, grid_id=grid_id
+                )
+            except ValueError as exc:
+                raise ApiError(422, "invalid", str(exc)) from None
+            return playbooks.playbook_apply(user=user, matter_id=matter_id, body=body, via=VIA)
+
+        return call(ctx, run)
+
+    @server.tool(title="Get a playbook run's deviations")
+    def get_deviations(
+        ctx: Context,
+        matter_id: MatterId,
+        run_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
+        verdict: playbooks.VerdictFilter = "problems",
+        severity: Literal["high", "medium", "low"] | None = None,
+        limit: Limit = 25,
+        offset: Offset = 0,
+    ) -> dict[str, Any]:
+        """A run's summary (per position: how many documents meet, deviate, miss the term or
+        need review) and its verdicts, high severity first, each with the reason and the
+        verbatim quotation it rests on. verdict: problems (all but meets, the default), one
+        verdict, or blank for all."""
+
+        def run(user: object) -> dict[str, Any]:
+            summary = playbooks.run_detail(user=user, matter_id=matter_id, run_id=run_id)
+            params = playbooks.VerdictParams(
+                verdict=verdict, severity=severity, limit=limit, offset=offset
+            )
+            page = playbooks.deviations(
+                user=user, matter_id=matter_id, run_id=run_id, params=params
+            )
+            return {
+                "run": summary.model_dump(mode="json"),
+                "verdicts": page.model_dump(mode="json"),
+            }
+
+        return call(ctx, run)
 
 
 def _job_tools(server: MCPServer, call: Caller) -> None:

@@ -1,6 +1,6 @@
 """What a member can do with review grids, one function per action for every door (the grid
 pages, the JSON API, MCP): create a grid, cancel it, resume or refill it, review a cell, confirm
-a whole column, save a column, export the grid.
+a whole column, save a column, export the grid; write a playbook (staff) and apply one.
 
 Each checks membership itself (``matters.access.require``: Http404 for a non-member, 403 for a
 role that may not act), applies its limit, writes the audit row in the same transaction as the
@@ -26,8 +26,8 @@ from legalnav.matters import audit
 from legalnav.matters.access import Action, can, require
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
-from legalnav.review import exports, services
-from legalnav.review.models import Cell, Grid, GridColumn, SavedColumn
+from legalnav.review import exports, playbooks, services
+from legalnav.review.models import Cell, Grid, GridColumn, Playbook, PlaybookRun, SavedColumn
 from legalnav.review.services import ColumnSpec, GridRejected
 
 __all__ = ["GridRejected", "JobQueueDown", "RateLimited"]
@@ -194,6 +194,8 @@ def cell_review(
                 "via": via,
             },
         )
+        # A correction is what a playbook's verdict reads: every run on the grid decides again.
+        playbooks.runs_refresh_for_grid(grid=cell.grid)
     return cell
 
 
@@ -226,6 +228,7 @@ def column_confirm(
                     "via": via,
                 },
             )
+            playbooks.runs_refresh_for_grid(grid=grid)
     return len(ids)
 
 
@@ -276,3 +279,105 @@ def grid_export(
         detail={"grid_id": grid.pk, "format": fmt, "bytes": len(out.data), "via": via},
     )
     return out
+
+
+# --- playbooks ----------------------------------------------------------------------------------
+
+
+def _staff(user: object) -> None:
+    if not getattr(user, "is_authenticated", False) or not getattr(user, "is_staff", False):
+        raise PermissionDenied("Only staff write the firm's playbooks.")
+
+
+def playbook_save(
+    *,
+    user: object,
+    playbook: Playbook | None,
+    name: str,
+    description: str,
+    positions: object,
+    via: str,
+) -> Playbook:
+    """Create a playbook or save a new version of it (staff only: playbooks are the firm's, not a
+    matter's). Audited outside any matter with the version saved. Raises ``PlaybookRejected``
+    (nothing saved) or ``PermissionDenied``."""
+    _staff(user)
+    checked = playbooks.positions_check(positions)
+    with transaction.atomic():
+        before = playbook.version if playbook is not None else 0
+        saved = playbooks.playbook_write(
+            playbook=playbook, name=name, description=description, positions=checked, user=user
+        )
+        if saved.version != before:
+            audit_record(
+                matter=None,
+                user=user,
+                action=AuditEvent.Action.PLAYBOOK_SAVED,
+                target=f"playbook {saved.name} v{saved.version}",
+                detail={
+                    "playbook_id": saved.pk,
+                    "version": saved.version,
+                    "positions": [p.described for p in checked][:60],
+                    "via": via,
+                },
+            )
+    return saved
+
+
+def playbook_apply(
+    *,
+    matter: Matter,
+    user: object,
+    playbook: Playbook,
+    document_ids: Sequence[int] | None,
+    grid: Grid | None,
+    via: str,
+) -> PlaybookRun:
+    """Apply a playbook's current version to documents of the matter (``document_ids``, or all
+    indexed ones) through a new offline grid, or to an existing ``grid`` of the matter, which
+    gets the columns it lacks. Any member who may ask questions may; audited with the version
+    applied. Raises ``PlaybookRejected``/``GridRejected`` (nothing saved), ``RateLimited`` or
+    ``JobQueueDown`` (the run is saved; Resume on the grid sends it again)."""
+    require(user=user, matter=matter, action=Action.ASK)
+    if playbook.archived:
+        raise playbooks.PlaybookRejected("This playbook is archived.", "playbook")
+    if grid is not None:
+        _same_matter(matter, grid)
+        documents: list = []  # type: ignore[type-arg]
+    else:
+        documents = services.grid_documents_check(matter=matter, document_ids=document_ids)
+    subjects = subjects_of(user)
+    decision = limit_take(GRID, subjects=subjects)
+    if not decision.allowed:
+        raise RateLimited(decision)
+    try:
+        with transaction.atomic():
+            run, grid, fill = playbooks.run_create(
+                matter=matter, playbook=playbook, user=user, grid=grid, documents=documents
+            )
+            audit_record(
+                matter=matter,
+                user=user,
+                action=AuditEvent.Action.PLAYBOOK_APPLIED,
+                target=f"playbook {playbook.name} v{run.version.number} on {_target(grid)}",
+                detail={
+                    "run_id": run.pk,
+                    "playbook_id": playbook.pk,
+                    "version": run.version.number,
+                    "grid_id": grid.pk,
+                    "documents": grid.rows.count(),
+                    "via": via,
+                },
+            )
+            if fill:
+                if grid.status in (Grid.Status.DONE, Grid.Status.FAILED, Grid.Status.CANCELLED):
+                    services.grid_requeue(grid=grid)
+                else:
+                    jobs.enqueue_on_commit("grid", grid.pk)
+    except QueueUnavailable:
+        raise _queue_down(matter, user, grid, via) from None
+    except GridRejected:
+        limit_refund(GRID, subjects=subjects)
+        raise
+    playbooks.verdicts_decide(run=run)
+    return run

@@ -2,7 +2,9 @@
 citations) and a PDF memo with every quotation verbatim, laid out by WeasyPrint like the answer
 memo (``answers/memo.py``). The XLSX also says each cell's review state beside its citation,
 links each value to its provision in the reader, and has a second sheet, "Quotations": a row per
-quotation (document, column, value, the verbatim words, the provision, the review state, a link).
+quotation (document, column, value, the verbatim words, the provision, the review state, a link),
+and, for a grid that a playbook was applied to, a "Deviations" sheet (a row per document and
+position: the verdict, why, and the quotation verbatim); the memo then opens with them.
 
 Document text is untrusted here too: a value that a spreadsheet would read as a formula ("=",
 "+", "-", "@" first) is written as text (CSV: a leading apostrophe, OWASP's advice; XLSX: a string
@@ -22,7 +24,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
-from legalnav.review.models import Cell, Grid
+from legalnav.review import playbooks
+from legalnav.review.models import Cell, Grid, PlaybookRun
 from legalnav.review.selectors import grid_counts, grid_table
 
 if TYPE_CHECKING:
@@ -194,15 +197,78 @@ def grid_xlsx(grid: Grid, base_url: str = "") -> bytes:
     quotes.freeze_panes = "A2"
     for letter, width in zip("ABCDEFG", (10, 24, 30, 70, 18, 12, 40), strict=True):
         quotes.column_dimensions[letter].width = width
+    _deviations_sheet(book, grid, base_url)
 
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
 
 
+def _runs(grid: Grid) -> list[PlaybookRun]:
+    """The playbook runs on the grid, their verdicts decided afresh if the grid has changed."""
+    runs = list(PlaybookRun.objects.filter(grid=grid).select_related("version", "grid"))
+    for run in runs:
+        playbooks.run_refresh(run=run)
+    return runs
+
+
+def _deviations_sheet(book, grid: Grid, base_url: str) -> None:  # type: ignore[no-untyped-def]
+    from openpyxl.styles import Alignment, Font
+
+    runs = _runs(grid)
+    if not runs:
+        return
+    sheet = book.create_sheet("Deviations")
+    header = ["Playbook", "Document", "Title", "Position", "Rule", "Severity", "Verdict",
+              "Value", "Why", "Quotation", "Provision", "Reader"]  # fmt: skip
+    sheet.append(header)
+    for c in range(1, len(header) + 1):
+        sheet.cell(row=1, column=c).font = Font(bold=True)
+    wrap = Alignment(wrap_text=True, vertical="top")
+    r = 1
+    for run in runs:
+        positions = playbooks.positions_of(run.version.positions)
+        for v in playbooks.verdicts_filtered(run=run, verdict=""):
+            r += 1
+            node_ref = v.cell.node_ref if v.cell is not None and v.cell.found else ""
+            link = reader_url(base_url, v.cell.document_id if v.cell else v.document_id, node_ref)
+            values = [
+                f"{run.version.name} v{run.version.number}",
+                v.document.key,
+                v.document.title,
+                v.key,
+                positions[v.position].rule.describe() if v.position < len(positions) else "",
+                v.severity,
+                v.get_verdict_display(),
+                v.value,
+                v.reason,
+                v.quotation,
+                v.citation,
+                link,
+            ]
+            for c, value in enumerate(values, start=1):
+                cell = sheet.cell(row=r, column=c)
+                _xlsx_text(cell, value)
+                cell.alignment = wrap
+            sheet.cell(row=r, column=len(values)).hyperlink = link
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = f"A1:L{r}"
+
+
 def grid_memo_html(grid: Grid, user: object) -> str:
-    """The memo as HTML (what WeasyPrint lays out); every document string escaped."""
+    """The memo as HTML (what WeasyPrint lays out); every document string escaped. A grid that a
+    playbook was applied to opens with its deviations (deviates, missing, needs review), each
+    with its quotation verbatim."""
     table = grid_table(grid=grid)
+    deviations = [
+        {
+            "run": run,
+            "summary": playbooks.run_summary(run=run),
+            "counts": playbooks.run_document_counts(run=run),
+            "problems": list(playbooks.verdicts_filtered(run=run, verdict="problems")[:2000]),
+        }
+        for run in _runs(grid)
+    ]
     return render_to_string(
         "review/memo.html",
         {
@@ -210,6 +276,7 @@ def grid_memo_html(grid: Grid, user: object) -> str:
             "matter": grid.matter,
             "table": table,
             "counts": grid_counts(grid=grid),
+            "deviations": deviations,
             "exported_at": timezone.now(),
             "exported_by": getattr(user, "get_username", lambda: "")(),
         },

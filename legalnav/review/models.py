@@ -207,3 +207,132 @@ class SavedColumn(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+# --- playbooks: the firm's positions, and a matter's documents judged against them --------------
+
+
+class Playbook(models.Model):
+    """A firm's named list of positions, each on a grid column with a rule (review/rules.py), a
+    severity and the firm's note. It belongs to the firm, not to a matter: staff write it, any
+    matter may apply it. Every save is a new version (``PlaybookVersion``); a run keeps the
+    version it ran with."""
+
+    name = models.CharField(max_length=200, unique=True)
+    description = models.TextField(blank=True)
+    version = models.PositiveIntegerField(default=1)
+    # The current version's positions: [{"key", "question", "type", "rule", "severity", "note"}].
+    positions = models.JSONField(default=list)
+    archived = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.version}"
+
+
+class PlaybookVersion(models.Model):
+    """A playbook as it stood when saved: what a run applied can always be read back."""
+
+    playbook = models.ForeignKey(Playbook, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    positions = models.JSONField(default=list)
+    saved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    saved_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["playbook_id", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["playbook", "number"], name="playbook_version_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.number}"
+
+
+class PlaybookRun(models.Model):
+    """A playbook applied to documents of a matter: the grid that reads their values, the
+    version applied, and one ``Verdict`` per (document, position), re-decided as cells fill and
+    as reviewers correct them."""
+
+    matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="playbook_runs")
+    playbook = models.ForeignKey(
+        Playbook, null=True, blank=True, on_delete=models.SET_NULL, related_name="runs"
+    )
+    version = models.ForeignKey(PlaybookVersion, on_delete=models.PROTECT, related_name="runs")
+    grid = models.ForeignKey(Grid, on_delete=models.CASCADE, related_name="playbook_runs")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # The grid's state when the verdicts were last decided: cells written and last review, so a
+    # read knows whether they are current without deciding them again.
+    decided_cells = models.IntegerField(default=-1)
+    decided_review = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["matter", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"P{self.pk} {self.version}"
+
+    @property
+    def positions(self) -> list[dict]:  # type: ignore[type-arg]
+        return list(self.version.positions)
+
+
+class Verdict(models.Model):
+    """One document against one position of a run: meets, deviates, missing or needs review,
+    why, and the cell (value and verbatim quotation) it rests on. For an agreement that an
+    amendment in the grid changes, the amendment's cell is the one read (``amended_by``)."""
+
+    class Value(models.TextChoices):
+        MEETS = "meets", "Meets"
+        DEVIATES = "deviates", "Deviates"
+        MISSING = "missing", "Missing"
+        REVIEW = "review", "Needs review"
+
+    SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
+
+    run = models.ForeignKey(PlaybookRun, on_delete=models.CASCADE, related_name="verdicts")
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField()  # index into the version's positions
+    key = models.CharField(max_length=120)
+    severity = models.CharField(max_length=10)
+    severity_rank = models.PositiveSmallIntegerField(default=1)
+    verdict = models.CharField(max_length=10, choices=Value.choices)
+    reason = models.TextField(blank=True)
+    cell = models.ForeignKey(
+        Cell, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    amended_by = models.ForeignKey(
+        Document, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    value = models.TextField(blank=True)
+    quotation = models.TextField(blank=True)
+    citation = models.CharField(max_length=220, blank=True)
+    decided_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["run_id", "severity_rank", "document_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "document", "position"], name="verdict_unique")
+        ]
+        indexes = [models.Index(fields=["run", "verdict", "severity_rank"])]
+
+    def __str__(self) -> str:
+        return f"{self.document_id}/{self.key}: {self.verdict}"

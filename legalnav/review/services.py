@@ -545,7 +545,8 @@ def grid_requeue(*, grid: Grid, refill: bool = False) -> bool:
         if locked is None:
             return False
         if locked.status == Grid.Status.DONE:
-            if not refill:
+            # A finished grid resumes only when it lacks cells (a playbook added columns).
+            if not refill and Cell.objects.filter(grid=grid).count() >= locked.cells_total:
                 return False
             moved = Grid.objects.filter(pk=grid.pk, status=Grid.Status.DONE).update(
                 status=Grid.Status.QUEUED,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from legalnav.review import views
+from legalnav.review import playbook_views, views
 
 G = "matters/<int:matter_id>/grids/<int:grid_id>/"
 
@@ -23,4 +23,19 @@ urlpatterns = [
         name="grid-column-confirm",
     ),
     path(G + "export.<str:fmt>", views.grid_export, name="grid-export"),
+    # Playbooks: the firm's (outside any matter), and their runs in a matter.
+    path("playbooks/", playbook_views.playbook_list, name="playbook-list"),
+    path("playbooks/new/", playbook_views.playbook_edit, name="playbook-new"),
+    path("playbooks/<int:playbook_id>/", playbook_views.playbook_detail, name="playbook-detail"),
+    path("playbooks/<int:playbook_id>/edit/", playbook_views.playbook_edit, name="playbook-edit"),
+    path(
+        "matters/<int:matter_id>/playbooks/",
+        playbook_views.matter_playbooks,
+        name="matter-playbooks",
+    ),
+    path(
+        "matters/<int:matter_id>/playbooks/runs/<int:run_id>/",
+        playbook_views.run_detail,
+        name="playbook-run",
+    ),
 ]

@@ -140,3 +140,41 @@ def test_bad_lines_get_an_error_and_the_rest_are_answered(cache, tmp_path):  # n
     assert all(r["cells"] == [] for r in responses if r.get("error"))
     fine = responses[-1]
     assert "error" not in fine and [c["key"] for c in fine["cells"]] == [c["key"] for c in few]
+
+
+def test_a_column_with_a_playbook_rule_gets_the_verdict_its_value_decides(cache):  # noqa: F811
+    """RETRIEVE-PROTOCOL.md, "Playbook rules": the verdict is the one rules.py decides from the
+    cell the door returns, and only columns that carry a rule get one; a rule that does not fit
+    its column fails the line with the reason."""
+    from legalnav.review.columns import preset_column
+    from legalnav.review.rules import CellFacts, decide, parse_rule
+
+    law = preset_column("Governing Law")
+    renewal = preset_column("Renewal Term")
+    assert law is not None and renewal is not None
+    rules = {
+        "Governing Law": {"allowed": ["New York", "Delaware"]},
+        "Renewal Term": {"max": "1 year"},
+        "Anti-Assignment": {"required": True},
+    }
+    columns = [
+        {**c, "rule": rules[c["key"]]} if c["key"] in rules else c
+        for c in COLUMNS
+        if c["key"] in (*rules, "Parties")
+    ]
+    bad = [
+        {"key": "Renewal Term", "question": "", "type": "duration", "rule": {"after": "2015-01-01"}}
+    ]
+    responses, _ = run_extract(
+        [request("ruled", SIBANNAC, columns), request("bad-rule", VEONEER, bad)], cache
+    )
+    cells = {c["key"]: c for c in responses[0]["cells"]}
+    assert "verdict" not in cells["Parties"]
+    for key, rule in rules.items():
+        cell, column = cells[key], preset_column(key)
+        assert column is not None
+        facts = CellFacts(column.type, cell["value"], bool(cell["spans"]))
+        assert cell["verdict"] == decide(parse_rule(rule, column.type), facts).verdict, cell
+    # SIBANNAC is governed by the law of Texas: a deviation.
+    assert cells["Governing Law"]["verdict"] == "deviates", cells["Governing Law"]
+    assert "does not fit a duration column" in responses[1]["error"]

@@ -6,6 +6,9 @@ response a line on stdout (one cell per column), in the same order; logs go to s
 status 0 whatever the lines hold. Documents are indexed ad hoc into the same content-hash cache
 as ``retrieve --json`` (``retrieval.adhoc``), never into a user's matter. No network and no API
 key: the only mode is the offline filler (fill.py).
+
+A column may carry a playbook ``rule`` (RETRIEVE-PROTOCOL.md, "Playbook rules"); its cell then
+carries the ``verdict`` that review/rules.py gives it, the same as the grid's deviations view.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import time
 from legalnav.retrieval.adhoc import DoorCommand
 from legalnav.review.columns import ANSWER_TYPES, Column, column_from_request
 from legalnav.review.fill import fill_document
+from legalnav.review.rules import CellFacts, Rule, RuleError, decide, parse_rule
 
 logger = logging.getLogger(__name__)
 MODES = ("offline",)
@@ -26,12 +30,14 @@ class RequestError(ValueError):
     pass
 
 
-def parse_columns(raw: object) -> list[Column]:
+def parse_columns(raw: object) -> tuple[list[Column], dict[str, Rule]]:
     """The request's columns, checked: each needs a key, a question and a known type, and keys
-    are unique (a grid has one cell per column)."""
+    are unique (a grid has one cell per column); and the playbook rule of each column that
+    carries one, by key."""
     if not isinstance(raw, list) or not raw:
         raise RequestError("'columns' must be a non-empty list of {key, question, type}")
     columns: list[Column] = []
+    rules: dict[str, Rule] = {}
     seen: set[str] = set()
     for n, item in enumerate(raw):
         if not isinstance(item, dict):
@@ -50,8 +56,16 @@ def parse_columns(raw: object) -> list[Column]:
         seen.add(key)
         if not question.strip():
             question = key  # a bare key ("Governing Law") is a question of sorts
-        columns.append(column_from_request(key, question, type_))
-    return columns
+        column = column_from_request(key, question, type_)
+        columns.append(column)
+        if item.get("rule") is not None:
+            try:
+                # A preset column is read as its own type whatever the request says, and so
+                # is its rule.
+                rules[key] = parse_rule(item["rule"], column.type)
+            except RuleError as exc:
+                raise RequestError(f"column {key!r}: {exc}") from exc
+    return columns, rules
 
 
 class Command(DoorCommand):
@@ -80,12 +94,19 @@ class Command(DoorCommand):
             mode = request.get("mode", "offline")
             if mode not in MODES:
                 raise RequestError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
-            columns = parse_columns(request.get("columns"))
+            columns, rules = parse_columns(request.get("columns"))
             retriever = self.adhoc.retriever([path])
             cells = fill_document(text=self.adhoc.text(path), retriever=retriever, columns=columns)
+            out = []
+            for column, cell in zip(columns, cells, strict=True):
+                row = cell.as_json()
+                if column.key in rules:
+                    facts = CellFacts(column.type, cell.value, cell.found, cell.typed)
+                    row["verdict"] = decide(rules[column.key], facts, column=column.key).verdict
+                out.append(row)
             return {
                 "id": ident,
-                "cells": [cell.as_json() for cell in cells],
+                "cells": out,
                 "latency_ms": round((time.perf_counter() - started) * 1000, 2),
             }
         except (RequestError, ValueError, OSError, UnicodeDecodeError) as exc:

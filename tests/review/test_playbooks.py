@@ -1,0 +1,221 @@
+"""Playbooks against the real database: staff write them (versioned, audited outside any matter),
+a member applies one to a matter's documents through a review grid, and each document gets a
+verdict per position with its reason and quotation; a reviewer's correction re-decides it, an
+amendment's changed term is what the agreement's verdict reads, the run keeps the version it ran
+with, and the deviations reach the page, the XLSX and the PDF memo (read back)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.urls import reverse
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from legalnav.matters.models import AuditEvent
+from legalnav.review import actions, playbooks
+from legalnav.review.models import Cell, Grid, PlaybookVersion, Verdict
+from legalnav.review.playbooks import PlaybookRejected
+from legalnav.review.services import ColumnSpec
+from tests.conftest import UserFactory, index_bioamber_pair
+
+pytestmark = pytest.mark.django_db
+
+POSITIONS = [
+    {"key": "Governing Law", "rule": {"allowed": ["New York", "Delaware"]}, "severity": "high",
+     "note": "our courts"},
+    {"key": "Expiration Date", "rule": {"after": "2012-01-01"}, "severity": "low"},
+    {"key": "Renewal Term", "rule": {"max": "1 year"}},
+    {"key": "Anti-Assignment", "rule": {"required": True}, "severity": "high"},
+    {"key": "Uncapped Liability", "rule": {"forbidden": True}, "severity": "high"},
+    {"key": "Payment terms", "question": "When are invoices due?", "type": "clause",
+     "rule": {"words": "invoices are payable within 30 days"}},
+]  # fmt: skip
+
+
+@pytest.fixture
+def pair(matter):
+    return index_bioamber_pair(matter)
+
+
+@pytest.fixture
+def staff(db):
+    return UserFactory(username="partner", is_staff=True)
+
+
+@pytest.fixture
+def playbook(staff):
+    return actions.playbook_save(
+        user=staff, playbook=None, name="US commercial", description="", positions=POSITIONS,
+        via="page",
+    )  # fmt: skip
+
+
+def apply(matter, user, playbook, capture, grid=None):
+    with capture(execute=True):
+        run = actions.playbook_apply(
+            matter=matter, user=user, playbook=playbook, document_ids=None, grid=grid, via="page"
+        )
+    run.grid.refresh_from_db()
+    assert run.grid.status == Grid.Status.DONE, run.grid.error_message
+    playbooks.run_refresh(run=run)
+    return run
+
+
+def verdicts(run) -> dict[tuple[str, str], Verdict]:
+    """(document "base" or "amendment", column key) -> verdict."""
+    base, amendment = (d.pk for d in run.grid.documents.order_by("pk"))
+    names = {base: "base", amendment: "amendment"}
+    return {(names[v.document_id], v.key): v for v in playbooks.verdicts_filtered(run=run)}
+
+
+def test_only_staff_write_playbooks_and_every_change_is_a_new_audited_version(owner, staff):
+    with pytest.raises(PermissionDenied):
+        actions.playbook_save(
+            user=owner, playbook=None, name="Mine", description="", positions=POSITIONS, via="page"
+        )
+    with pytest.raises(PlaybookRejected, match="does not fit a date column"):
+        actions.playbook_save(
+            user=staff, playbook=None, name="Bad", description="", via="page",
+            positions=[{"key": "Expiration Date", "rule": {"min": "1 year"}}],
+        )  # fmt: skip
+    assert not PlaybookVersion.objects.exists()
+    saved = actions.playbook_save(
+        user=staff, playbook=None, name="US", description="", positions=POSITIONS, via="api"
+    )
+    assert saved.version == 1
+    same = actions.playbook_save(
+        user=staff, playbook=saved, name="US", description="", positions=POSITIONS, via="api"
+    )
+    assert same.version == 1  # nothing changed: no new version
+    changed = actions.playbook_save(
+        user=staff, playbook=saved, name="US", description="", positions=POSITIONS[:2], via="api"
+    )
+    assert changed.version == 2
+    assert list(PlaybookVersion.objects.values_list("number", flat=True)) == [2, 1]
+    events = AuditEvent.objects.filter(action=AuditEvent.Action.PLAYBOOK_SAVED)
+    assert events.count() == 2 and all(e.matter_id is None for e in events)
+    assert events.first().detail["version"] == 2
+
+
+def test_applying_gives_each_document_a_verdict_per_position_with_reason_and_quotation(
+    matter, owner, pair, playbook, django_capture_on_commit_callbacks
+):
+    run = apply(matter, owner, playbook, django_capture_on_commit_callbacks)
+    got = verdicts(run)
+    law = got[("base", "Governing Law")]
+    assert (law.verdict, law.value, law.severity) == ("deviates", "Minnesota", "high")
+    assert "Minnesota" in law.quotation and law.citation.startswith(f"[{pair[0].key}:")
+    assert "none of the allowed" in law.reason
+    assert got[("base", "Expiration Date")].verdict == "meets"  # 2010-04-15 + 4 years
+    assert got[("base", "Renewal Term")].verdict == "missing"
+    assert got[("base", "Anti-Assignment")].verdict == "meets"
+    assert got[("base", "Uncapped Liability")].verdict == "meets"
+    assert got[("base", "Payment terms")].verdict == "review"  # in words, and offline
+    # The amendment is judged in its agreement's row, not on its own.
+    assert not any(doc == "amendment" for doc, _ in got)
+    summary = playbooks.run_summary(run=run)
+    assert summary[0].position.severity == "high"  # high severity first
+    assert [s.headline for s in summary if s.position.key == "Governing Law"] == [
+        "1 of 1 deviate on Governing Law"
+    ]
+    event = AuditEvent.objects.get(action=AuditEvent.Action.PLAYBOOK_APPLIED)
+    assert (event.matter_id, event.detail["version"], event.detail["run_id"]) == (
+        matter.pk, 1, run.pk,
+    )  # fmt: skip
+
+
+def test_a_correction_re_decides_the_verdict_and_an_amendments_term_is_what_is_read(
+    matter, owner, pair, playbook, django_capture_on_commit_callbacks
+):
+    run = apply(matter, owner, playbook, django_capture_on_commit_callbacks)
+    base, amendment = pair
+    law = Cell.objects.get(grid=run.grid, document=base, column__key="Governing Law")
+    actions.cell_review(
+        matter=matter, user=owner, cell=law, status="corrected", value="Delaware", via="page"
+    )
+    assert verdicts(run)[("base", "Governing Law")].verdict == "meets"
+    actions.cell_review(matter=matter, user=owner, cell=law, status="none", via="page")
+    assert verdicts(run)[("base", "Governing Law")].verdict == "deviates"
+    # The amendment changes the governing law (a reviewer's reading of it stands): the
+    # agreement's verdict reads the agreement as amended.
+    changed = Cell.objects.get(grid=run.grid, document=amendment, column__key="Governing Law")
+    actions.cell_review(
+        matter=matter, user=owner, cell=changed, status="corrected", value="New York", via="page"
+    )
+    amended = verdicts(run)[("base", "Governing Law")]
+    assert amended.verdict == "meets" and amended.amended_by == amendment
+    assert amended.reason.startswith(f"as amended by {amendment.key}")
+
+
+def test_a_run_keeps_its_version_and_an_existing_grid_gets_only_the_columns_it_lacks(
+    matter, owner, staff, pair, playbook, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        grid = actions.grid_create(
+            matter=matter, user=owner, title="Law only", document_ids=None, mode="offline",
+            columns=[ColumnSpec("Governing Law", "Which law governs?", "text")], via="page",
+        )  # fmt: skip
+    grid.refresh_from_db()
+    assert grid.status == Grid.Status.DONE
+    first = Cell.objects.get(grid=grid, document=pair[0], column__key="Governing Law")
+    run = apply(matter, owner, playbook, django_capture_on_commit_callbacks, grid=grid)
+    assert run.grid.pk == grid.pk
+    keys = list(grid.columns.order_by("position").values_list("key", flat=True))
+    assert keys[0] == "Governing Law" and len(keys) == 6  # five added after it
+    assert Cell.objects.get(pk=first.pk).filled_at == first.filled_at  # not filled again
+    assert run.grid.cells_done == run.grid.cells_total == 12
+    actions.playbook_save(
+        user=staff, playbook=playbook, name="US commercial", description="v2",
+        positions=POSITIONS[:1], via="page",
+    )  # fmt: skip
+    run.refresh_from_db()
+    assert run.version.number == 1 and len(run.positions) == len(POSITIONS)
+
+
+def test_no_one_outside_the_matter_applies_a_playbook_or_reads_its_deviations(
+    client, matter, owner, pair, playbook, django_capture_on_commit_callbacks
+):
+    run = apply(matter, owner, playbook, django_capture_on_commit_callbacks)
+    outsider = UserFactory(username="outsider")
+    with pytest.raises(Http404):
+        actions.playbook_apply(
+            matter=matter, user=outsider, playbook=playbook, document_ids=None, grid=None,
+            via="page",
+        )  # fmt: skip
+    client.force_login(outsider)
+    assert client.get(reverse("playbook-run", args=[matter.pk, run.pk])).status_code == 404
+    assert client.get(reverse("matter-playbooks", args=[matter.pk])).status_code == 404
+
+
+def test_the_deviations_page_and_the_exports_carry_each_verdict_and_quotation(
+    client, matter, owner, pair, playbook, django_capture_on_commit_callbacks
+):
+    run = apply(matter, owner, playbook, django_capture_on_commit_callbacks)
+    client.force_login(owner)
+    page = client.get(reverse("playbook-run", args=[matter.pk, run.pk])).content.decode()
+    assert "1 of 1 documents deviate on at least one position" in page
+    assert "Minnesota is none of the allowed: New York, Delaware" in page
+    only_low = client.get(
+        reverse("playbook-run", args=[matter.pk, run.pk]), {"verdict": "", "severity": "low"}
+    ).content.decode()
+    assert "Expiration Date" in only_low and "Minnesota is none" not in only_low
+
+    xlsx = client.post(reverse("grid-export", args=[matter.pk, run.grid.pk, "xlsx"]))
+    book = load_workbook(io.BytesIO(xlsx.content))
+    rows = list(book["Deviations"].iter_rows(values_only=True))
+    assert rows[0][:8] == (
+        "Playbook", "Document", "Title", "Position", "Rule", "Severity", "Verdict", "Value",
+    )  # fmt: skip
+    law = next(r for r in rows if r[3] == "Governing Law")
+    assert law[6] == "Deviates" and "Minnesota" in law[9] and law[4].startswith("must be one of")
+
+    pdf = client.post(reverse("grid-export", args=[matter.pk, run.grid.pk, "pdf"]))
+    text = " ".join(
+        " ".join((p.extract_text() or "").split()) for p in PdfReader(io.BytesIO(pdf.content)).pages
+    )
+    assert "Deviations from US commercial v1" in text
+    assert "1 of 1 deviate on Governing Law" in text
