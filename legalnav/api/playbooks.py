@@ -60,6 +60,11 @@ class ApplyBody(BaseModel):
         description="Read the values from this grid of the matter (its missing columns are "
         "added and filled) instead of a new one.",
     )
+    mode: Literal["offline", "claude"] = Field(
+        default="offline",
+        description="How a new grid is filled: offline, or by Claude (which also reads the "
+        "positions in words; needs the server's API key, and costs).",
+    )
 
 
 class VerdictParams(PageParams):
@@ -301,6 +306,7 @@ def playbook_apply(*, user: object, matter_id: object, body: ApplyBody, via: str
             document_ids=body.document_ids,
             grid=grid,
             via=via,
+            mode=body.mode,
         )
     except GridRejected as exc:
         raise _rejected(exc) from None

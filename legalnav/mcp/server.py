@@ -426,16 +426,18 @@ def _playbook_tools(server: MCPServer, call: Caller) -> None:
         playbook_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
         document_ids: Annotated[list[int] | None, Field(max_length=200)] = None,
         grid_id: Annotated[int | None, Field(ge=1, le=2**63 - 1)] = None,
+        mode: Literal["offline", "claude"] = "offline",
     ) -> playbooks.RunOut:
         """Check documents of a matter (or those named) against a playbook: a review grid reads
         each position's column (a new offline grid, or grid_id with its missing columns added)
         and every document gets a verdict per position: meets, deviates, missing, or review.
-        Poll get_deviations while the grid fills."""
+        mode "claude" fills a new grid with Claude, which also reads positions in words. Poll
+        get_deviations while the grid fills."""
 
         def run(user: object) -> playbooks.RunOut:
             try:
                 body = playbooks.ApplyBody(
-                    playbook_id=playbook_id, document_ids=document_ids, grid_id=grid_id
+                    playbook_id=playbook_id, document_ids=document_ids, grid_id=grid_id, mode=mode
                 )
             except ValueError as exc:
                 raise ApiError(422, "invalid", str(exc)) from None

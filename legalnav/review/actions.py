@@ -332,13 +332,19 @@ def playbook_apply(
     document_ids: Sequence[int] | None,
     grid: Grid | None,
     via: str,
+    mode: str = Grid.Mode.OFFLINE,
 ) -> PlaybookRun:
     """Apply a playbook's current version to documents of the matter (``document_ids``, or all
     indexed ones) through a new offline grid, or to an existing ``grid`` of the matter, which
     gets the columns it lacks. Any member who may ask questions may; audited with the version
     applied. Raises ``PlaybookRejected``/``GridRejected`` (nothing saved), ``RateLimited`` or
-    ``JobQueueDown`` (the run is saved; Resume on the grid sends it again)."""
+    ``JobQueueDown`` (the run is saved; Resume on the grid sends it again). With ``mode``
+    "claude" the new grid is filled by Claude, which also reads the positions in words."""
     require(user=user, matter=matter, action=Action.ASK)
+    if mode == Grid.Mode.CLAUDE and grid is None:
+        capped = spend_check(matter=matter, user=user)
+        if capped is not None:
+            raise RateLimited(capped)
     if playbook.archived:
         raise playbooks.PlaybookRejected("This playbook is archived.", "playbook")
     if grid is not None:
@@ -353,7 +359,12 @@ def playbook_apply(
     try:
         with transaction.atomic():
             run, grid, fill = playbooks.run_create(
-                matter=matter, playbook=playbook, user=user, grid=grid, documents=documents
+                matter=matter,
+                playbook=playbook,
+                user=user,
+                grid=grid,
+                documents=documents,
+                mode=mode,
             )
             audit_record(
                 matter=matter,

@@ -200,6 +200,7 @@ def matter_playbooks(request: HttpRequest, matter_id: int) -> HttpResponse:
         "grids": list(selectors.grid_list(matter=matter)[:50]),
         "documents": list(selectors.indexed_documents(matter=matter)),
         "crumb": "Playbooks",
+        "modes": Grid.Mode.choices,
     }
     if request.method == "GET":
         return render(request, "review/runs.html", context)
@@ -217,6 +218,7 @@ def matter_playbooks(request: HttpRequest, matter_id: int) -> HttpResponse:
             document_ids=ids,
             grid=grid,
             via=VIA,
+            mode=request.POST.get("mode") or Grid.Mode.OFFLINE,
         )
     except GridRejected as exc:
         context["error"] = exc.message

@@ -85,6 +85,23 @@ class Position:
     def described(self) -> str:
         return f"{self.key} {self.rule.describe()}"
 
+    @property
+    def column(self) -> ColumnSpec:
+        """The grid column the position reads. A position in words gets a yes/no column of its
+        own that asks whether the agreement meets it (filled by Claude with a verified
+        quotation in a Claude grid, decided by a reviewer otherwise); any other reads its
+        column's value."""
+        if self.rule.kind != "words":
+            return ColumnSpec(self.key, self.question, self.type)
+        key = f"{self.key}: {self.rule.limit}"
+        if len(key) > 120:
+            key = key[:119].rstrip() + "…"
+        question = (
+            f"On {self.key}: does this agreement meet the position that {self.rule.limit}? "
+            "Answer Yes only if a provision does, and quote it."
+        )
+        return ColumnSpec(key, question, "yes_no")
+
 
 def position_from(raw: object, n: int = 0) -> Position:
     """One position from its JSON form, checked. A key that names a CUAD preset column takes
@@ -228,15 +245,16 @@ def run_create(
     user: object,
     grid: Grid | None,
     documents: Sequence[Document],
+    mode: str = Grid.Mode.OFFLINE,
 ) -> tuple[PlaybookRun, Grid, bool]:
     """Apply the playbook's current version: reuse ``grid`` (adding the columns it lacks, which
-    its job then fills) or make a new offline grid over ``documents``. Returns the run, its
+    its job then fills) or make a new grid over ``documents`` (offline, or filled by Claude). Returns the run, its
     grid, and whether the grid needs its job queued. Run inside the action's transaction."""
     version = PlaybookVersion.objects.get(playbook=playbook, number=playbook.version)
     positions = positions_of(version.positions)
     specs: dict[str, ColumnSpec] = {}
     for p in positions:
-        specs.setdefault(p.key, ColumnSpec(p.key, p.question, p.type))
+        specs.setdefault(p.column.key, p.column)
     needs_fill = False
     if grid is None:
         grid = services.grid_create(
@@ -245,6 +263,7 @@ def run_create(
             title=f"Playbook: {playbook.name} v{version.number}",
             columns=services.columns_check(list(specs.values())),
             documents=documents,
+            mode=mode,
         )
         needs_fill = True
     else:
@@ -283,15 +302,23 @@ def run_create(
     return run, grid, needs_fill
 
 
-def _facts(cell: Cell) -> CellFacts:
+_FELL_BACK = "the offline filler's answer is shown"  # services: Claude's answer was not used
+
+
+def _facts(cell: Cell, mode: str) -> CellFacts:
     """What the rules read of a cell: the value it shows, and the filler's typed value unless a
-    reviewer corrected it (a correction is re-read from its words)."""
-    corrected = cell.reviewed_status == Cell.Review.CORRECTED
-    if corrected:
+    reviewer corrected it (a correction is re-read from its words); and who gave it."""
+    if cell.reviewed_status == Cell.Review.CORRECTED:
         value = cell.corrected_value
         found = bool(value.strip()) and value.strip().lower() not in ("not found", "none", "n/a")
-        return CellFacts(cell.column.type, value, found, None)
-    return CellFacts(cell.column.type, cell.value if cell.found else "", cell.found, cell.typed)
+        return CellFacts(cell.column.type, value, found, None, "reviewer")
+    by = ""
+    if cell.reviewed_status == Cell.Review.CONFIRMED:
+        by = "reviewer"
+    elif mode == Grid.Mode.CLAUDE and _FELL_BACK not in cell.searched:
+        by = "claude"
+    value = cell.value if cell.found else ""
+    return CellFacts(cell.column.type, value, cell.found, cell.typed, by)
 
 
 def _grid_state(grid: Grid) -> tuple[int, Any]:
@@ -311,23 +338,21 @@ def verdicts_decide(*, run: PlaybookRun) -> int:
     amended = amending_cells(grid=grid, documents=documents)
     cells = {
         (c.document_id, c.column.key): c
-        for c in Cell.objects.filter(grid=grid)
-        .select_related("column")
-        .defer("snapshot", "searched")
+        for c in Cell.objects.filter(grid=grid).select_related("column").defer("snapshot")
     }
     rows: list[Verdict] = []
     for document in documents:
         if document.amends_id and document.amends_id in in_grid:
             continue  # judged in its agreement's row, as the agreement as amended
         for n, p in enumerate(positions):
-            cell = cells.get((document.pk, p.key))
+            cell = cells.get((document.pk, p.column.key))
             if cell is None:
                 continue
             read, by = cell, None
             change = amended.get((document.pk, cell.column_id))
             if change is not None:
                 read, by = change, change.document_id
-            decision = decide(p.rule, _facts(read), column=p.key)
+            decision = decide(p.rule, _facts(read, grid.mode), column=p.key)
             reason = decision.reason
             if by is not None:
                 reason = f"as amended by {change.document.key}: {reason}"  # type: ignore[union-attr]

@@ -116,6 +116,9 @@ class CellFacts:
     value: str
     found: bool
     typed: object = None
+    # Who gave the value: "" (the offline filler), "claude" (Claude, its quotation verified) or
+    # "reviewer" (confirmed or corrected). A position in words is decided only by the last two.
+    decided_by: str = ""
 
 
 # --- reading rules ----------------------------------------------------------------------------
@@ -286,10 +289,16 @@ def decide(rule: Rule, facts: CellFacts, *, column: str = "the column") -> Decis
     """The verdict of a cell against a rule, with its reason in words."""
     shown = facts.value.strip() or "not found"
     if rule.kind == "words":
+        if facts.decided_by in ("claude", "reviewer") and _YES_NO_RX.match(facts.value):
+            who = "Claude reads" if facts.decided_by == "claude" else "A reviewer reads"
+            if _is_yes(facts):
+                return Decision(MEETS, f"{who} the provision as meeting: {rule.limit}")
+            return Decision(DEVIATES, f"{who} the agreement as not meeting: {rule.limit}")
         return Decision(
             REVIEW,
-            "a position in words is read by Claude; without it a reviewer decides"
-            + (f" (the cell reads: {shown[:200]})" if facts.found else " (nothing was found)"),
+            "a position in words is read by Claude (a grid filled with Claude) or decided by a "
+            "reviewer (correct the position's cell to Yes or No); offline it needs review"
+            + (f" (closest provision: {shown[:200]})" if facts.found else ""),
         )
     if rule.kind in ("required", "forbidden"):
         present = _is_yes(facts)

@@ -7,6 +7,7 @@ with, and the deviations reach the page, the XLSX and the PDF memo (read back)."
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -21,6 +22,7 @@ from legalnav.review.models import Cell, Grid, PlaybookVersion, Verdict
 from legalnav.review.playbooks import PlaybookRejected
 from legalnav.review.services import ColumnSpec
 from tests.conftest import UserFactory, index_bioamber_pair
+from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -219,3 +221,74 @@ def test_the_deviations_page_and_the_exports_carry_each_verdict_and_quotation(
     )
     assert "Deviations from US commercial v1" in text
     assert "1 of 1 deviate on Governing Law" in text
+
+
+WORDS = {
+    "key": "Payment terms",
+    "question": "When are invoices due?",
+    "type": "clause",
+    "rule": {"words": "invoices are payable within 30 days"},
+}
+
+
+def test_a_position_in_words_needs_review_offline_until_a_reviewer_decides_it(
+    matter, owner, pair, playbook, django_capture_on_commit_callbacks
+):
+    run = apply(matter, owner, playbook, django_capture_on_commit_callbacks)
+    assert verdicts(run)[("base", "Payment terms")].verdict == "review"
+    words = Cell.objects.get(
+        grid=run.grid,
+        document=pair[0],
+        column__key="Payment terms: invoices are payable within 30 days",
+    )
+    assert words.column.type == "yes_no" and "does this agreement meet" in words.column.question
+    actions.cell_review(
+        matter=matter, user=owner, cell=words, status="corrected", value="Yes", via="page"
+    )
+    decided = verdicts(run)[("base", "Payment terms")]
+    assert decided.verdict == "meets" and decided.reason.startswith("A reviewer reads")
+
+
+def test_claude_reads_a_position_in_words_with_a_verified_quotation(
+    matter,
+    owner,
+    staff,
+    pair,
+    replay,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
+    from legalnav.documents.models import Node
+    from tests.llm.replay import message
+
+    base, _ = pair
+    node = Node.objects.filter(document=base, text__contains="within thirty (30) days of receipt")
+    node = min(node, key=lambda n: len(n.text))
+    quote = "Bioamber will pay Cargill's costs within thirty (30) days of receipt of invoice"
+    law = Node.objects.get(document=base, text__contains="13.2 Governing Law")
+    reply = {
+        "cells": [
+            {"key": "Governing Law", "found": True, "value": "Minnesota", "node": law.node_id,
+             "quote": "the laws of the State of Minnesota", "confidence": 0.9},
+            {"key": "Payment terms: invoices are payable within 30 days", "found": True,
+             "value": "Yes", "quote": quote, "node": node.node_id, "confidence": 0.9},
+        ]
+    }  # fmt: skip
+    replay.queue(message(json.dumps(reply), input_tokens=2500, output_tokens=120))
+    playbook = actions.playbook_save(
+        user=staff, playbook=None, name="Words", description="", via="page",
+        positions=[POSITIONS[0], WORDS],
+    )  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        run = actions.playbook_apply(
+            matter=matter, user=owner, playbook=playbook, document_ids=[base.pk], grid=None,
+            via="api", mode="claude",
+        )  # fmt: skip
+    run.grid.refresh_from_db()
+    assert run.grid.mode == "claude" and run.grid.status == Grid.Status.DONE
+    playbooks.run_refresh(run=run)
+    got = {v.key: v for v in playbooks.verdicts_filtered(run=run)}
+    words = got["Payment terms"]
+    assert words.verdict == "meets" and words.reason.startswith("Claude reads")
+    assert quote in words.quotation and words.citation == f"[{base.key}:{node.node_id}]"
+    assert got["Governing Law"].verdict == "deviates"
+    assert run.grid.llm_calls == 1 and run.grid.dollars > 0
