@@ -24,6 +24,9 @@ class Command(BaseCommand):
             default=None,
             help="also judge the held-out cells of scripts/eval_extract.py --fit (cross-validated)",
         )
+        parser.add_argument(
+            "--no-door", action="store_true", help="only the held-out cells (with --held)"
+        )
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
@@ -34,20 +37,22 @@ class Command(BaseCommand):
         data = data_dir()
         names = playbook.dev_names(data, int(opts["contracts"]))  # type: ignore[call-overload]
         answers = playbook.dev_answers(data, names)
-        verdicts, wall, errors = playbook.run_door(names, data, Path(settings.BASE_DIR))
-        seen = set(names) & set(FITTED_ON)
-        label = (
-            f"IN-SAMPLE (the filler's constants were fitted on {len(seen)} of these contracts)"
-            if seen
-            else "blind to the filler's fitting"
-        )
-        door = playbook.figures(playbook.judge(answers, verdicts, names))
-        out: dict[str, object] = {
-            "contracts": len(names),
-            "door": {"label": label, "wall_s": round(wall, 1), "errors": errors, **door},
-        }
-        lines = [playbook.table(f"through the door, {len(names)} contracts: {label}", door)]
-        lines.append(f"  door wall time {wall:.1f} s, {errors} lines failed")
+        out: dict[str, object] = {"contracts": len(names)}
+        lines: list[str] = []
+        if opts["no_door"] and not opts["held"]:
+            raise CommandError("--no-door leaves nothing to measure without --held")
+        if not opts["no_door"]:
+            verdicts, wall, errors = playbook.run_door(names, data, Path(settings.BASE_DIR))
+            seen = set(names) & set(FITTED_ON)
+            label = (
+                f"IN-SAMPLE (the filler's constants were fitted on {len(seen)} of these contracts)"
+                if seen
+                else "blind to the filler's fitting"
+            )
+            door = playbook.figures(playbook.judge(answers, verdicts, names))
+            out["door"] = {"label": label, "wall_s": round(wall, 1), "errors": errors, **door}
+            lines.append(playbook.table(f"through the door, {len(names)} contracts: {label}", door))
+            lines.append(f"  door wall time {wall:.1f} s, {errors} lines failed")
         if opts["held"]:
             path = Path(str(opts["held"]))
             if not path.exists():
