@@ -48,6 +48,7 @@ class PlaybookBody(BaseModel):
     name: Annotated[CleanStr, Field(min_length=1, max_length=200)]
     description: Annotated[CleanStr, Field(max_length=4000)] = ""
     positions: list[PositionIn] = Field(min_length=1, max_length=playbooks.MAX_POSITIONS)
+    archived: bool = Field(default=False, description="Kept with its runs, no longer applied.")
 
 
 class ApplyBody(BaseModel):
@@ -91,6 +92,7 @@ class PlaybookOut(BaseModel):
     name: str
     description: str
     version: int
+    archived: bool
     positions: list[PositionOut]
     updated_at: datetime
 
@@ -166,6 +168,7 @@ def playbook_out(p: Playbook) -> PlaybookOut:
         name=p.name,
         description=p.description,
         version=p.version,
+        archived=p.archived,
         positions=_positions(p.positions),
         updated_at=p.updated_at,
     )
@@ -281,6 +284,7 @@ def playbook_save(
             description=body.description,
             positions=[p.model_dump() for p in body.positions],
             via=via,
+            archived=body.archived,
         )
     except GridRejected as exc:
         raise _rejected(exc) from None

@@ -297,6 +297,7 @@ def playbook_save(
     description: str,
     positions: object,
     via: str,
+    archived: bool = False,
 ) -> Playbook:
     """Create a playbook or save a new version of it (staff only: playbooks are the firm's, not a
     matter's). Audited outside any matter with the version saved. Raises ``PlaybookRejected``
@@ -305,10 +306,16 @@ def playbook_save(
     checked = playbooks.positions_check(positions)
     with transaction.atomic():
         before = playbook.version if playbook is not None else 0
+        was_archived = playbook.archived if playbook is not None else False
         saved = playbooks.playbook_write(
-            playbook=playbook, name=name, description=description, positions=checked, user=user
+            playbook=playbook,
+            name=name,
+            description=description,
+            positions=checked,
+            user=user,
+            archived=archived,
         )
-        if saved.version != before:
+        if saved.version != before or saved.archived != was_archived:
             audit_record(
                 matter=None,
                 user=user,
@@ -317,6 +324,7 @@ def playbook_save(
                 detail={
                     "playbook_id": saved.pk,
                     "version": saved.version,
+                    "archived": saved.archived,
                     "positions": [p.described for p in checked][:60],
                     "via": via,
                 },

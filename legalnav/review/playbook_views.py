@@ -122,10 +122,11 @@ def _form_context(
 @login_required
 @require_GET
 def playbook_list(request: HttpRequest) -> HttpResponse:
+    staff = request.user.is_staff
     return render(
         request,
         "review/playbooks.html",
-        {"playbooks": list(playbooks.playbook_list()), "can_edit": request.user.is_staff},
+        {"playbooks": list(playbooks.playbook_list(include_archived=staff)), "can_edit": staff},
     )
 
 
@@ -157,6 +158,7 @@ def playbook_edit(request: HttpRequest, playbook_id: int | None = None) -> HttpR
             description=description,
             positions=raw,
             via=VIA,
+            archived=bool(request.POST.get("archived")),
         )
     except GridRejected as exc:
         context = _form_context(
@@ -241,7 +243,7 @@ def run_detail(request: HttpRequest, matter_id: int, run_id: int) -> HttpRespons
     run = playbooks.run_get(matter=matter, run_id=run_id)
     playbooks.run_refresh(run=run)
     grid = run.grid
-    f = {k: request.GET.get(k, "") for k in ("verdict", "severity", "position")}
+    f = {k: request.GET.get(k, "") for k in ("verdict", "severity", "position", "document")}
     if "verdict" not in request.GET:
         f["verdict"] = "problems"
     page = Paginator(playbooks.verdicts_filtered(run=run, **f), PAGE_SIZE).get_page(
@@ -256,6 +258,7 @@ def run_detail(request: HttpRequest, matter_id: int, run_id: int) -> HttpRespons
         "grid": grid,
         "summary": playbooks.run_summary(run=run),
         "counts": playbooks.run_document_counts(run=run),
+        "worst": playbooks.run_documents(run=run),
         "page": page,
         "filters": f,
         "verdict_choices": [("problems", "All but meets"), *VERDICT_LABELS.items(), ("", "All")],

@@ -177,6 +177,7 @@ def playbook_write(
     description: str,
     positions: Sequence[Position],
     user: object,
+    archived: bool = False,
 ) -> Playbook:
     """Create a playbook, or save a new version of one; run inside the caller's transaction (the
     action's, with its audit row). Saving what is already the current version writes nothing."""
@@ -198,11 +199,16 @@ def playbook_write(
             description=description.strip(),
             positions=stored,
             version=1,
+            archived=archived,
             created_by=who,
             updated_by=who,
         )
     else:
         playbook = Playbook.objects.select_for_update().get(pk=playbook.pk)
+        if playbook.archived != archived:
+            # Archiving is not a new version of the positions: it only stops new runs.
+            playbook.archived = archived
+            playbook.save(update_fields=["archived", "updated_at"])
         if (
             playbook.positions == stored
             and playbook.name == name
@@ -481,6 +487,48 @@ def verdicts_filtered(
     if document.isdigit():
         qs = qs.filter(document_id=int(document))
     return qs.order_by("severity_rank", "document_id", "position")
+
+
+@dataclass
+class DocumentSummary:
+    document: Document
+    high: int = 0
+    medium: int = 0
+    low: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.high + self.medium + self.low
+
+
+def run_documents(*, run: PlaybookRun, limit: int = 50) -> list[DocumentSummary]:
+    """The documents that deviate most, high severity first: how many positions each deviates
+    on, by severity. Two queries whatever the matter's size."""
+    counts: dict[int, DocumentSummary] = {}
+    rows = (
+        Verdict.objects.filter(run=run, verdict="deviates")
+        .values("document_id", "severity")
+        .annotate(n=Count("id"))
+    )
+    by_doc: dict[int, dict[str, int]] = defaultdict(dict)
+    for row in rows:
+        by_doc[row["document_id"]][row["severity"]] = row["n"]
+    ranked = sorted(
+        by_doc.items(),
+        key=lambda kv: (
+            -kv[1].get("high", 0),
+            -kv[1].get("medium", 0),
+            -kv[1].get("low", 0),
+            kv[0],
+        ),
+    )[:limit]
+    docs = Document.objects.filter(pk__in=[k for k, _ in ranked]).defer("text").in_bulk()
+    for pk, sev in ranked:
+        if pk in docs:
+            counts[pk] = DocumentSummary(
+                docs[pk], sev.get("high", 0), sev.get("medium", 0), sev.get("low", 0)
+            )
+    return list(counts.values())
 
 
 def run_document_counts(*, run: PlaybookRun) -> dict[str, int]:

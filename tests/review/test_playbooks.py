@@ -21,7 +21,7 @@ from legalnav.review import actions, playbooks
 from legalnav.review.models import Cell, Grid, PlaybookVersion, Verdict
 from legalnav.review.playbooks import PlaybookRejected
 from legalnav.review.services import ColumnSpec
-from tests.conftest import UserFactory, index_bioamber_pair
+from tests.conftest import MembershipFactory, UserFactory, index_bioamber_pair
 from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
 
 pytestmark = pytest.mark.django_db
@@ -101,6 +101,18 @@ def test_only_staff_write_playbooks_and_every_change_is_a_new_audited_version(ow
     events = AuditEvent.objects.filter(action=AuditEvent.Action.PLAYBOOK_SAVED)
     assert events.count() == 2 and all(e.matter_id is None for e in events)
     assert events.first().detail["version"] == 2
+    # Archived: kept, no longer applied, and no new version of its positions.
+    archived = actions.playbook_save(
+        user=staff, playbook=changed, name="US", description="", positions=POSITIONS[:2],
+        via="page", archived=True,
+    )  # fmt: skip
+    assert archived.archived and archived.version == 2
+    assert AuditEvent.objects.filter(action=AuditEvent.Action.PLAYBOOK_SAVED).count() == 3
+    matter = MembershipFactory(user=owner).matter
+    with pytest.raises(PlaybookRejected, match="archived"):
+        actions.playbook_apply(
+            matter=matter, user=owner, playbook=archived, document_ids=None, grid=None, via="page"
+        )
 
 
 def test_applying_gives_each_document_a_verdict_per_position_with_reason_and_quotation(
@@ -201,6 +213,7 @@ def test_the_deviations_page_and_the_exports_carry_each_verdict_and_quotation(
     page = client.get(reverse("playbook-run", args=[matter.pk, run.pk])).content.decode()
     assert "1 of 1 documents deviate on at least one position" in page
     assert "Minnesota is none of the allowed: New York, Delaware" in page
+    assert 'data-testid="run-documents"' in page and "Documents that deviate most" in page
     only_low = client.get(
         reverse("playbook-run", args=[matter.pk, run.pk]), {"verdict": "", "severity": "low"}
     ).content.decode()
