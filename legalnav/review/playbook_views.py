@@ -107,7 +107,8 @@ def _form_context(
              "value": "", "severity": "medium", "note": ""}  # fmt: skip
     return {
         "playbook": playbook,
-        "rows": rows + [dict(blank) for _ in range(BLANK_ROWS)],
+        # At least BLANK_ROWS empty rows, and six rows in all to start a playbook with.
+        "rows": rows + [dict(blank) for _ in range(max(BLANK_ROWS, 6 - len(rows)))],
         "presets": CUAD_COLUMNS,
         "types": ANSWER_TYPES,
         "kinds": [(k, KIND_LABELS[k]) for k in KINDS],

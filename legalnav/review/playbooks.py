@@ -381,6 +381,9 @@ def verdicts_decide(*, run: PlaybookRun) -> int:
                 )
             )
     with transaction.atomic():
+        # Two readers deciding at once (two polls of the page) take turns on the run's row, so
+        # the second replaces the first's verdicts instead of colliding with them.
+        PlaybookRun.objects.select_for_update().filter(pk=run.pk).first()
         Verdict.objects.filter(run=run).delete()
         Verdict.objects.bulk_create(rows, batch_size=500)
         PlaybookRun.objects.filter(pk=run.pk).update(

@@ -296,9 +296,8 @@ def decide(rule: Rule, facts: CellFacts, *, column: str = "the column") -> Decis
             return Decision(DEVIATES, f"{who} the agreement as not meeting: {rule.limit}")
         return Decision(
             REVIEW,
-            "a position in words is read by Claude (a grid filled with Claude) or decided by a "
-            "reviewer (correct the position's cell to Yes or No); offline it needs review"
-            + (f" (closest provision: {shown[:200]})" if facts.found else ""),
+            "a position in words: Claude reads it in a grid it fills; offline a reviewer "
+            "decides (correct its cell to Yes or No)",
         )
     if rule.kind in ("required", "forbidden"):
         present = _is_yes(facts)
