@@ -632,7 +632,9 @@ def test_openapi_document_matches_the_routes(client):
     assert ("POST", "/api/v1/matters/{matter_id}/documents") in operations
     assert ("POST", "/api/v1/matters/{matter_id}/archives") in operations
     assert ("GET", "/api/v1/matters/{matter_id}/search") in operations
-    assert len(operations) == 29
+    assert ("POST", "/api/v1/matters/{matter_id}/playbook-runs") in operations
+    assert ("PUT", "/api/v1/playbooks/{playbook_id}") in operations
+    assert len(operations) == 36
     for path in doc["paths"]:
         concrete = (
             path.replace("{matter_id}", "1")
@@ -640,6 +642,8 @@ def test_openapi_document_matches_the_routes(client):
             .replace("{query_id}", "1")
             .replace("{node_id}", "s1.1")
             .replace("{grid_id}", "1")
+            .replace("{playbook_id}", "1")
+            .replace("{run_id}", "1")
         )
         # Every documented path is served by the API (401 without a token), none falls through
         # to the JSON 404 for unknown endpoints.
@@ -655,7 +659,7 @@ def test_openapi_document_matches_the_routes(client):
     assert doc["security"] == [{"bearer": []}]
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
     ids = [op["operationId"] for ops in doc["paths"].values() for op in ops.values()]
-    assert len(set(ids)) == 29 and "matters_list" in ids
+    assert len(set(ids)) == 36 and "matters_list" in ids
     for path, ops in doc["paths"].items():
         for method, op in ops.items():
             assert "security" not in op and op["tags"] and op["summary"], (method, path)

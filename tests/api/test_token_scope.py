@@ -25,7 +25,7 @@ from legalnav.documents.models import Document
 from legalnav.documents.services import document_add, document_index
 from legalnav.evaluation.models import EvaluationRun
 from legalnav.matters.models import AuditEvent, Membership
-from legalnav.review.models import Grid
+from legalnav.review.models import Grid, Playbook, PlaybookRun
 from tests.conftest import MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +125,7 @@ def test_a_read_only_token_reads_everything(owner, matter, document):
         assert client.get(url).status_code == 200, url
 
 
-def _write_requests(matter, document, query, run, grid) -> dict[tuple[str, str], dict]:
+def _write_requests(matter, document, query, run, grid, playbook) -> dict[tuple[str, str], dict]:
     """Every write route of the API (each method but GET in the OpenAPI document), with ids and
     a body it would accept from a token that may write."""
     ids = {
@@ -134,7 +134,9 @@ def _write_requests(matter, document, query, run, grid) -> dict[tuple[str, str],
         "query_id": query.pk,
         "run_id": run.pk,
         "grid_id": grid.pk,
+        "playbook_id": playbook.pk,
     }
+    positions = [{"key": "Anti-Assignment", "rule": {"required": True}}]
     schema = Client().get("/api/openapi.json").json()
     requests: dict[tuple[str, str], dict] = {}
     for path, operations in schema["paths"].items():
@@ -157,6 +159,16 @@ def _write_requests(matter, document, query, run, grid) -> dict[tuple[str, str],
                     "data": json.dumps({"columns": [{"key": "Governing Law"}]}),
                     "content_type": "application/json",
                 }
+            elif path.startswith("/api/v1/playbooks"):
+                kwargs = {
+                    "data": json.dumps({"name": "P2", "positions": positions}),
+                    "content_type": "application/json",
+                }
+            elif path.endswith("/playbook-runs") and method == "post":
+                kwargs = {
+                    "data": json.dumps({"playbook_id": playbook.pk}),
+                    "content_type": "application/json",
+                }
             elif path.endswith("/queries") and method == "post":
                 kwargs = {
                     "data": json.dumps({"question": "Who pays?"}),
@@ -174,11 +186,14 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
         name="r", gold_set="qa", modes=["navembed:bm25"], status="failed", created_by=owner
     )
     grid = Grid.objects.create(matter=matter, title="g", created_by=owner, status="failed")
-    requests = _write_requests(matter, document, query, run, grid)
+    owner.is_staff = True  # may write playbooks, but not with a read-only token
+    owner.save(update_fields=["is_staff"])
+    playbook = Playbook.objects.create(name="P", positions=[])
+    requests = _write_requests(matter, document, query, run, grid, playbook)
     # upload a file and a zip, delete, reindex, cancel indexing, answer a link proposal, ask,
     # retry and cancel a question, retry and cancel an evaluation run, make a review grid,
-    # resume and cancel one
-    assert len(requests) == 14, sorted(requests)
+    # resume and cancel one, write a playbook, save a new version, apply one
+    assert len(requests) == 17, sorted(requests)
     client = bearer(raw)
     events = AuditEvent.objects.count()
     for (method, url), kwargs in requests.items():
@@ -195,6 +210,7 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
     assert Query.objects.get().status == Query.Status.FAILED
     assert EvaluationRun.objects.get().status == "failed"
     assert Grid.objects.get().status == "failed"
+    assert Playbook.objects.get().version == 1 and not PlaybookRun.objects.exists()
     # The same user's read-and-write token may (a retry of the failed run, for one).
     _, writer = api_token_create(user=owner, name="writer")
     assert bearer(writer).post(f"{V1}/evaluation/runs/{run.pk}/cancel").status_code == 409
