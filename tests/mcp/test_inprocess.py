@@ -28,6 +28,9 @@ TOOLS = {
     "create_grid",
     "get_grid",
     "get_grid_cells",
+    "list_playbooks",
+    "apply_playbook",
+    "get_deviations",
 }
 
 
