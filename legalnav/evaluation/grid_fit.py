@@ -142,14 +142,17 @@ def fit_thresholds(cells: Sequence[Filled], answers) -> tuple[dict[str, float], 
             for c in group
         ]
 
-    yes_cells = [c for c in cells if c.key in YES_NO_KEYS]
+    # Columns the clause-topic model decides (fill.topic_yes_thresholds, fitted on the other
+    # 368 contracts) get no threshold from these cells.
+    voted = fill.topic_yes_thresholds()
+    yes_cells = [c for c in cells if c.key in YES_NO_KEYS and c.key not in voted]
     pooled_t, pooled = 0.0, -1.0
     for t in [x / 100 for x in range(0, 96)]:
         score = _f1(yes_pairs(yes_cells, t))
         if score > pooled + 1e-9:
             pooled_t, pooled = t, score
     yes: dict[str, float] = {}
-    for key in sorted(YES_NO_KEYS):
+    for key in sorted(YES_NO_KEYS - set(voted)):
         group = by_key.get(key, [])
         positives = sum(answers.get((c.doc, key), "") == "Yes" for c in group)
         if positives < MIN_POSITIVES:
@@ -169,8 +172,11 @@ def cut(
 ) -> list[Filled]:
     """The cells as the filler with these thresholds shows them."""
     out = []
+    voted = fill.topic_yes_thresholds()
     for c in cells:
-        if c.confidence < base:
+        if c.key in voted and c.value.startswith("Yes"):
+            out.append(c)  # the topic model's Yes stands whatever the unit's confidence
+        elif c.confidence < base:
             out.append(Filled(c.doc, c.key, c.confidence, NOT_FOUND, [], c.typed))
         elif c.key in typed:
             value, found = _value_at(c, typed[c.key if c.typed else f"{c.key} (no value)"])

@@ -5,375 +5,190 @@ models fitted on the 40 CUAD dev contracts (every tenth contract in name order) 
 41 preset columns, with L2 penalty 3.0 on standardised features (cue patterns on their
 own scale). Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    cross-validated (5 folds by contract): typed_right 0.843, dates_right 0.773, parties_right 0.846, durations_right 0.886, jurisdiction_right 0.950, yes_no_accuracy 0.873, yes_f1_pooled 0.763, yes_f1_mean 0.599, aupr_mean 0.558, aupr_pooled 0.706
-    in-sample (fitted and scored on the same contracts): typed_right 0.881, dates_right 0.827, parties_right 0.846, durations_right 0.937, jurisdiction_right 0.950, yes_no_accuracy 0.909, yes_f1_pooled 0.832, yes_f1_mean 0.682, aupr_mean 0.601, aupr_pooled 0.733
+    cross-validated (5 folds by contract): typed_right 0.840, dates_right 0.773, parties_right 0.846, durations_right 0.886, jurisdiction_right 0.925, yes_no_accuracy 0.880, yes_f1_pooled 0.787, yes_f1_mean 0.661, aupr_mean 0.567, aupr_pooled 0.706
+    in-sample (fitted and scored on the same contracts): typed_right 0.884, dates_right 0.818, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.975, yes_no_accuracy 0.879, yes_f1_pooled 0.786, yes_f1_mean 0.673, aupr_mean 0.602, aupr_pooled 0.733
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -6.5051,  # bias
-    0.7300,  # cos
-    -4.1385,  # cos_gap
-    -0.2492,  # lex_rel
-    0.2911,  # fused_rank
-    0.2288,  # unit_lex
-    0.3564,  # unit_lex_rel
-    0.6761,  # cues
-    0.6346,  # cue_any
-    1.1519,  # extracted
-    0.5015,  # opening
+    -6.5065,  # bias
+    0.7369,  # cos
+    -4.1537,  # cos_gap
+    -0.2456,  # lex_rel
+    0.2919,  # fused_rank
+    0.2292,  # unit_lex
+    0.3528,  # unit_lex_rel
+    0.6747,  # cues
+    0.6390,  # cue_any
+    1.1680,  # extracted
+    0.5072,  # opening
     0.0000,  # cued_column
-    0.7467,  # first_units
-    1.7317,  # unit_cos
-    3.9778,  # unit_cos_gap
-    4.0955,  # topic
+    0.7326,  # first_units
+    1.7225,  # unit_cos
+    3.9865,  # unit_cos_gap
+    4.0924,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
-    "Document Name": (
-        -0.8845,
-        -0.6035,
-    ),
-    "Parties": (
-        0.5363,
-        -1.5183,
-        0.0412,
-    ),
-    "Agreement Date": (
-        -0.5564,
-        0.1327,
-    ),
-    "Effective Date": (
-        -1.1296,
-        0.0594,
-        -0.8336,
-    ),
-    "Expiration Date": (
-        -0.5326,
-        -0.3317,
-        0.0855,
-        -1.1339,
-    ),
-    "Renewal Term": (
-        -0.0050,
-        0.2411,
-        -0.2027,
-        0.3537,
-    ),
-    "Notice Period To Terminate Renewal": (
-        0.2065,
-        0.4613,
-        -0.1067,
-    ),
-    "Governing Law": (
-        -0.3283,
-        -0.1366,
-        -1.0243,
-        -0.3538,
-    ),
-    "Most Favored Nation": (
-        -0.0050,
-        -0.0217,
-        0.0000,
-    ),
-    "Competitive Restriction Exception": (
-        0.3914,
-        0.5265,
-    ),
-    "Non-Compete": (
-        0.7203,
-        0.5070,
-        -0.0010,
-    ),
-    "Exclusivity": (
-        -0.1494,
-        0.0000,
-        -0.2294,
-    ),
-    "No-Solicit Of Customers": (
-        0.7303,
-        0.0000,
-    ),
-    "No-Solicit Of Employees": (
-        -0.3640,
-        0.1209,
-    ),
-    "Non-Disparagement": (
-        0.1324,
-        0.0000,
-    ),
-    "Termination For Convenience": (
-        0.0046,
-        -0.2619,
-        -0.3710,
-        -0.0470,
-    ),
-    "Rofr/Rofo/Rofn": (
-        0.1875,
-        0.2893,
-        -0.0066,
-    ),
-    "Change Of Control": (
-        0.2200,
-        0.3985,
-        -0.4771,
-    ),
-    "Anti-Assignment": (
-        0.1642,
-        0.3510,
-        -0.3909,
-    ),
-    "Revenue/Profit Sharing": (
-        -0.6658,
-        0.1112,
-        0.0000,
-        -0.6691,
-    ),
-    "Price Restrictions": (
-        -0.0172,
-        0.0000,
-    ),
-    "Minimum Commitment": (
-        0.4937,
-        0.0000,
-    ),
-    "Volume Restriction": (
-        -0.0090,
-        0.0000,
-    ),
-    "Ip Ownership Assignment": (
-        0.3129,
-        -0.0554,
-        0.1789,
-    ),
-    "Joint Ip Ownership": (
-        0.3013,
-        0.2356,
-        -0.0215,
-    ),
-    "License Grant": (
-        0.4336,
-        0.1679,
-    ),
-    "Non-Transferable License": (
-        0.5022,
-        0.0880,
-        0.0673,
-    ),
-    "Affiliate License-Licensor": (
-        0.4362,
-        0.0000,
-    ),
-    "Affiliate License-Licensee": (
-        0.1539,
-        0.0000,
-    ),
-    "Unlimited/All-You-Can-Eat-License": (
-        0.2836,
-        0.0000,
-        -0.0468,
-    ),
-    "Irrevocable Or Perpetual License": (
-        0.8231,
-        0.4920,
-    ),
-    "Source Code Escrow": (
-        -0.0734,
-        -0.2426,
-    ),
-    "Post-Termination Services": (
-        -0.6264,
-        -1.0242,
-        0.2076,
-        0.3204,
-    ),
-    "Audit Rights": (
-        0.2655,
-        -0.0958,
-        0.1527,
-    ),
-    "Uncapped Liability": (
-        0.1302,
-        -0.2333,
-        -0.0077,
-    ),
-    "Cap On Liability": (
-        0.7431,
-        0.0957,
-        0.0333,
-        -0.1859,
-    ),
-    "Liquidated Damages": (
-        0.0000,
-        0.4177,
-        0.0000,
-    ),
-    "Warranty Duration": (
-        0.5330,
-        0.0000,
-    ),
-    "Insurance": (
-        -0.0013,
-        0.1902,
-        0.0991,
-    ),
-    "Covenant Not To Sue": (
-        0.3225,
-        0.0000,
-        -0.0107,
-    ),
-    "Third Party Beneficiary": (
-        0.6795,
-        0.0000,
-        -0.0525,
-    ),
+    'Document Name': (-0.8063, -0.6115,),
+    'Parties': (0.5359, -1.5288, 0.0387,),
+    'Agreement Date': (-0.5613, 0.1315,),
+    'Effective Date': (-1.1356, 0.0589, -0.8361,),
+    'Expiration Date': (-0.5377, -0.3346, 0.0852, -1.1427,),
+    'Renewal Term': (-0.0058, 0.2412, -0.2040, 0.3530,),
+    'Notice Period To Terminate Renewal': (0.2063, 0.4589, -0.1086,),
+    'Governing Law': (-0.3319, -0.1387, -1.0256, -0.3593,),
+    'Most Favored Nation': (-0.0050, -0.0217, 0.0000,),
+    'Competitive Restriction Exception': (0.3909, 0.5262,),
+    'Non-Compete': (0.7202, 0.5070, -0.0013,),
+    'Exclusivity': (-0.1503, 0.0000, -0.2296,),
+    'No-Solicit Of Customers': (0.7300, 0.0000,),
+    'No-Solicit Of Employees': (-0.3643, 0.1211,),
+    'Non-Disparagement': (0.1323, 0.0000,),
+    'Termination For Convenience': (0.0044, -0.2618, -0.3714, -0.0469,),
+    'Rofr/Rofo/Rofn': (0.1879, 0.2892, -0.0066,),
+    'Change Of Control': (0.2199, 0.3970, -0.4769,),
+    'Anti-Assignment': (0.1654, 0.3515, -0.3909,),
+    'Revenue/Profit Sharing': (-0.6658, 0.1111, 0.0000, -0.6702,),
+    'Price Restrictions': (-0.0173, 0.0000,),
+    'Minimum Commitment': (0.4934, 0.0000,),
+    'Volume Restriction': (-0.0090, 0.0000,),
+    'Ip Ownership Assignment': (0.3127, -0.0556, 0.1789,),
+    'Joint Ip Ownership': (0.3014, 0.2356, -0.0216,),
+    'License Grant': (0.4339, 0.1685,),
+    'Non-Transferable License': (0.5026, 0.0882, 0.0675,),
+    'Affiliate License-Licensor': (0.4352, 0.0000,),
+    'Affiliate License-Licensee': (0.1539, 0.0000,),
+    'Unlimited/All-You-Can-Eat-License': (0.2835, 0.0000, -0.0469,),
+    'Irrevocable Or Perpetual License': (0.8228, 0.4919,),
+    'Source Code Escrow': (-0.0733, -0.2426,),
+    'Post-Termination Services': (-0.6267, -1.0241, 0.2078, 0.3197,),
+    'Audit Rights': (0.2654, -0.0955, 0.1533,),
+    'Uncapped Liability': (0.1302, -0.2332, -0.0077,),
+    'Cap On Liability': (0.7431, 0.0958, 0.0333, -0.1858,),
+    'Liquidated Damages': (0.0000, 0.4175, 0.0000,),
+    'Warranty Duration': (0.5320, 0.0000,),
+    'Insurance': (-0.0013, 0.1904, 0.0994,),
+    'Covenant Not To Sue': (0.3226, 0.0000, -0.0108,),
+    'Third Party Beneficiary': (0.6791, 0.0000, -0.0525,),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (0.4715, 0.9314, 0.0874)
+CELL_WEIGHTS: tuple[float, ...] = (0.4866, 0.9323, 0.0987)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
 NOT_FOUND_BELOW = 0.04
 # Log-odds that a contract has gold for the column (+1/+2 smoothing).
 COLUMN_PRIORS: dict[str, float] = {
-    "Affiliate License-Licensee": -2.0015,
-    "Affiliate License-Licensor": -2.0015,
-    "Agreement Date": 2.9957,
-    "Anti-Assignment": 2.0015,
-    "Audit Rights": 0.0953,
-    "Cap On Liability": 0.4463,
-    "Change Of Control": -0.8473,
-    "Competitive Restriction Exception": -1.1632,
-    "Covenant Not To Sue": -1.7918,
-    "Document Name": 3.7136,
-    "Effective Date": 1.6422,
-    "Exclusivity": -0.9163,
-    "Expiration Date": 2.0015,
-    "Governing Law": 2.5390,
-    "Insurance": -0.4463,
-    "Ip Ownership Assignment": -0.5878,
-    "Irrevocable Or Perpetual License": -1.1632,
-    "Joint Ip Ownership": -1.6094,
-    "License Grant": 0.3448,
-    "Liquidated Damages": -1.9741,
-    "Minimum Commitment": -0.8824,
-    "Most Favored Nation": -2.2513,
-    "No-Solicit Of Customers": -2.5123,
-    "No-Solicit Of Employees": -1.9459,
-    "Non-Compete": -0.6190,
-    "Non-Disparagement": -2.9444,
-    "Non-Transferable License": -0.8824,
-    "Notice Period To Terminate Renewal": -1.5805,
-    "Parties": 3.7136,
-    "Post-Termination Services": 0.2451,
-    "Price Restrictions": -2.9957,
-    "Renewal Term": -0.7673,
-    "Revenue/Profit Sharing": -0.4855,
-    "Rofr/Rofo/Rofn": -1.1632,
-    "Source Code Escrow": -2.5649,
-    "Termination For Convenience": 0.0953,
-    "Third Party Beneficiary": -1.6094,
-    "Uncapped Liability": -1.1314,
-    "Unlimited/All-You-Can-Eat-License": -2.9957,
-    "Volume Restriction": -2.0015,
-    "Warranty Duration": -2.0015,
+    'Affiliate License-Licensee': -2.0015,
+    'Affiliate License-Licensor': -2.0015,
+    'Agreement Date': 2.9957,
+    'Anti-Assignment': 2.0015,
+    'Audit Rights': 0.0953,
+    'Cap On Liability': 0.4463,
+    'Change Of Control': -0.8473,
+    'Competitive Restriction Exception': -1.1632,
+    'Covenant Not To Sue': -1.7918,
+    'Document Name': 3.7136,
+    'Effective Date': 1.6422,
+    'Exclusivity': -0.9163,
+    'Expiration Date': 2.0015,
+    'Governing Law': 2.5390,
+    'Insurance': -0.4463,
+    'Ip Ownership Assignment': -0.5878,
+    'Irrevocable Or Perpetual License': -1.1632,
+    'Joint Ip Ownership': -1.6094,
+    'License Grant': 0.3448,
+    'Liquidated Damages': -1.9741,
+    'Minimum Commitment': -0.8824,
+    'Most Favored Nation': -2.2513,
+    'No-Solicit Of Customers': -2.5123,
+    'No-Solicit Of Employees': -1.9459,
+    'Non-Compete': -0.6190,
+    'Non-Disparagement': -2.9444,
+    'Non-Transferable License': -0.8824,
+    'Notice Period To Terminate Renewal': -1.5805,
+    'Parties': 3.7136,
+    'Post-Termination Services': 0.2451,
+    'Price Restrictions': -2.9957,
+    'Renewal Term': -0.7673,
+    'Revenue/Profit Sharing': -0.4855,
+    'Rofr/Rofo/Rofn': -1.1632,
+    'Source Code Escrow': -2.5649,
+    'Termination For Convenience': 0.0953,
+    'Third Party Beneficiary': -1.6094,
+    'Uncapped Liability': -1.1314,
+    'Unlimited/All-You-Can-Eat-License': -2.9957,
+    'Volume Restriction': -2.0015,
+    'Warranty Duration': -2.0015,
 }
 # Per typed preset column, the confidence below which its cell says "not found": the one
 # that makes most values right on the fitting contracts (evaluation/grid_fit.py).
 COLUMN_THRESHOLDS: dict[str, float] = {
-    "Agreement Date": 0.0000,
-    "Agreement Date (no value)": 0.8236,
-    "Effective Date": 0.0000,
-    "Effective Date (no value)": 0.0758,
-    "Expiration Date": 0.7374,
-    "Expiration Date (no value)": 0.8588,
-    "Governing Law": 0.0000,
-    "Governing Law (no value)": 0.0524,
-    "Notice Period To Terminate Renewal": 0.0687,
-    "Notice Period To Terminate Renewal (no value)": 0.0000,
-    "Parties": 0.0000,
-    "Parties (no value)": 0.0000,
-    "Renewal Term": 0.0955,
-    "Renewal Term (no value)": 0.0000,
+    'Agreement Date': 0.0000,
+    'Agreement Date (no value)': 0.8283,
+    'Effective Date': 0.0000,
+    'Effective Date (no value)': 0.2707,
+    'Expiration Date': 0.7438,
+    'Expiration Date (no value)': 0.8505,
+    'Governing Law': 0.0000,
+    'Governing Law (no value)': 0.9027,
+    'Notice Period To Terminate Renewal': 0.0692,
+    'Notice Period To Terminate Renewal (no value)': 0.0000,
+    'Parties': 0.0000,
+    'Parties (no value)': 0.0000,
+    'Renewal Term': 0.1467,
+    'Renewal Term (no value)': 0.0000,
 }
 # Per yes/no preset column, the confidence below which its cell says "No" (its
 # quotation still shown): the best F1 of "Yes" on the fitting contracts.
 YES_THRESHOLDS: dict[str, float] = {
-    "Affiliate License-Licensee": 0.1000,
-    "Affiliate License-Licensor": 0.1000,
-    "Anti-Assignment": 0.1000,
-    "Audit Rights": 0.1010,
-    "Cap On Liability": 0.1000,
-    "Change Of Control": 0.1000,
-    "Competitive Restriction Exception": 0.0488,
-    "Covenant Not To Sue": 0.3448,
-    "Exclusivity": 0.3918,
-    "Insurance": 0.6668,
-    "Ip Ownership Assignment": 0.1000,
-    "Irrevocable Or Perpetual License": 0.1851,
-    "Joint Ip Ownership": 0.0630,
-    "License Grant": 0.1000,
-    "Liquidated Damages": 0.1000,
-    "Minimum Commitment": 0.0446,
-    "Most Favored Nation": 0.1000,
-    "No-Solicit Of Customers": 0.1000,
-    "No-Solicit Of Employees": 0.1000,
-    "Non-Compete": 0.0373,
-    "Non-Disparagement": 0.1000,
-    "Non-Transferable License": 0.1369,
-    "Post-Termination Services": 0.1000,
-    "Price Restrictions": 0.1000,
-    "Revenue/Profit Sharing": 0.1000,
-    "Rofr/Rofo/Rofn": 0.0558,
-    "Source Code Escrow": 0.1000,
-    "Termination For Convenience": 0.3521,
-    "Third Party Beneficiary": 0.1842,
-    "Uncapped Liability": 0.3379,
-    "Unlimited/All-You-Can-Eat-License": 0.1000,
-    "Volume Restriction": 0.1000,
-    "Warranty Duration": 0.1000,
+    'Most Favored Nation': 0.0300,
+    'No-Solicit Of Customers': 0.0300,
+    'Price Restrictions': 0.0300,
+    'Unlimited/All-You-Can-Eat-License': 0.0300,
 }
 # The contracts these constants saw: an evaluation that scores any of them is in-sample.
 FITTED_ON: tuple[str, ...] = (
-    "ABILITYINC_06_15_2020-EX-4.25-SERVICES AGREEMENT.txt",
-    "AIRTECHINTERNATIONALGROUPINC_05_08_2000-EX-10.4-FRANCHISE AGREEMENT.txt",
-    "ASPIRITYHOLDINGSLLC_05_07_2012-EX-10.6-OUTSOURCING AGREEMENT.txt",
-    "Array BioPharma Inc. - LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT.txt",
-    "BIOAMBERINC_04_10_2013-EX-10.34-DEVELOPMENT AGREEMENT (1).txt",
-    "BNCMORTGAGEINC_05_17_1999-EX-10.4-LICENSING AND WEB SITE HOSTING AGREEMENT.txt",
-    "BravatekSolutionsInc_20170418_8-K_EX-10.1_10205739_EX-10.1_Reseller Agreement.txt",
-    "CHIPMOSTECHNOLOGIESBERMUDALTD_04_18_2016-EX-4.72-Strategic Alliance Agreement.txt",
-    "CerenceInc_20191002_8-K_EX-10.4_11827494_EX-10.4_Intellectual Property Agreement.txt",
-    "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt",
-    "EMERALDHEALTHTHERAPEUTICSINC_06_10_2020-EX-4.5-CONSULTING AGREEMENT - DR. GAETANO MORELLO N.D. INC..txt",
-    "EhaveInc_20190515_20-F_EX-4.44_11678816_EX-4.44_License Agreement_ Reseller Agreement.txt",
-    "FIBROGENINC_10_01_2014-EX-10.11-COLLABORATION AGREEMENT.txt",
-    "GAINSCOINC_01_21_2010-EX-10.41-SPONSORSHIP AGREEMENT.txt",
-    "GlobalTechnologiesGroupInc_20050928_10KSB_EX-10.9_4148808_EX-10.9_Content License Agreement.txt",
-    "HC2HOLDINGS,INC_05_14_2020-EX-10.1-COOPERATION AGREEMENT.txt",
-    "HarpoonTherapeuticsInc_20200312_10-K_EX-10.18_12051356_EX-10.18_Development Agreement.txt",
-    "INKTOMICORP_06_08_1998-EX-10.14-SOFTWARE HOSTING AGREEMENT.txt",
-    "IdeanomicsInc_20151124_8-K_EX-10.2_9354744_EX-10.2_Content License Agreement.txt",
-    "JINGWEIINTERNATIONALLTD_10_04_2007-EX-10.7-INTELLECTUAL PROPERTY AGREEMENT.txt",
-    "LECLANCHÉ S.A. - JOINT DEVELOPMENT AND MARKETING AGREEMENT.txt",
-    "LegacyEducationAllianceInc_20141110_8-K_EX-10.9_8828866_EX-10.9_Endorsement Agreement.txt",
-    "MANUFACTURERSSERVICESLTD_06_05_2000-EX-10.14-OUTSOURCING AGREEMENT.txt",
-    "MOELIS_CO_03_24_2014-EX-10.19-STRATEGIC ALLIANCE AGREEMENT.txt",
-    "MusclepharmCorp_20170208_10-KA_EX-10.38_9893581_EX-10.38_Co-Branding Agreement.txt",
-    "NEXSTARFINANCEHOLDINGSINC_03_27_2002-EX-10.26-OUTSOURCING AGREEMENT.txt",
-    "OAKTREECAPITALGROUP,LLC_03_02_2020-EX-10.8-Services Agreement.txt",
-    "PACIRA PHARMACEUTICALS, INC. - A_R STRATEGIC LICENSING, DISTRIBUTION AND MARKETING AGREEMENT .txt",
-    "ParatekPharmaceuticalsInc_20170505_10-KA_EX-10.29_10323872_EX-10.29_Outsourcing Agreement.txt",
-    "PfHospitalityGroupInc_20150923_10-12G_EX-10.1_9266710_EX-10.1_Franchise Agreement3.txt",
-    "REGANHOLDINGCORP_03_31_2008-EX-10-LICENSE AND HOSTING AGREEMENT.txt",
-    "ReynoldsConsumerProductsInc_20191115_S-1_EX-10.18_11896469_EX-10.18_Supply Agreement.txt",
-    "SIBANNAC,INC_12_04_2017-EX-2.1-Strategic Alliance Agreement.txt",
-    "STAMPSCOMINC_06_24_1999-EX-10.18-SPONSORSHIP AGREEMENT.txt",
-    "SimplicityEsportsGamingCompany_20181130_8-K_EX-10.1_11444071_EX-10.1_Franchise Agreement.txt",
-    "TELEGLOBEINTERNATIONALHOLDINGSLTD_03_29_2004-EX-10.10-CONSTRUCTION AND MAINTENANCE AGREEMENT.txt",
-    "TomOnlineInc_20060501_20-F_EX-4.46_749700_EX-4.46_Co-Branding Agreement.txt",
-    "VEONEER,INC_02_21_2020-EX-10.11-JOINT VENTURE AGREEMENT.txt",
-    "VerizonAbsLlc_20200123_8-K_EX-10.4_11952335_EX-10.4_Service Agreement.txt",
-    "WESTERN COPPER - NON-COMPETITION AGREEMENT.txt",
+    'ABILITYINC_06_15_2020-EX-4.25-SERVICES AGREEMENT.txt',
+    'AIRTECHINTERNATIONALGROUPINC_05_08_2000-EX-10.4-FRANCHISE AGREEMENT.txt',
+    'ASPIRITYHOLDINGSLLC_05_07_2012-EX-10.6-OUTSOURCING AGREEMENT.txt',
+    'Array BioPharma Inc. - LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT.txt',
+    'BIOAMBERINC_04_10_2013-EX-10.34-DEVELOPMENT AGREEMENT (1).txt',
+    'BNCMORTGAGEINC_05_17_1999-EX-10.4-LICENSING AND WEB SITE HOSTING AGREEMENT.txt',
+    'BravatekSolutionsInc_20170418_8-K_EX-10.1_10205739_EX-10.1_Reseller Agreement.txt',
+    'CHIPMOSTECHNOLOGIESBERMUDALTD_04_18_2016-EX-4.72-Strategic Alliance Agreement.txt',
+    'CerenceInc_20191002_8-K_EX-10.4_11827494_EX-10.4_Intellectual Property Agreement.txt',
+    'DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt',
+    'EMERALDHEALTHTHERAPEUTICSINC_06_10_2020-EX-4.5-CONSULTING AGREEMENT - DR. GAETANO MORELLO N.D. INC..txt',
+    'EhaveInc_20190515_20-F_EX-4.44_11678816_EX-4.44_License Agreement_ Reseller Agreement.txt',
+    'FIBROGENINC_10_01_2014-EX-10.11-COLLABORATION AGREEMENT.txt',
+    'GAINSCOINC_01_21_2010-EX-10.41-SPONSORSHIP AGREEMENT.txt',
+    'GlobalTechnologiesGroupInc_20050928_10KSB_EX-10.9_4148808_EX-10.9_Content License Agreement.txt',
+    'HC2HOLDINGS,INC_05_14_2020-EX-10.1-COOPERATION AGREEMENT.txt',
+    'HarpoonTherapeuticsInc_20200312_10-K_EX-10.18_12051356_EX-10.18_Development Agreement.txt',
+    'INKTOMICORP_06_08_1998-EX-10.14-SOFTWARE HOSTING AGREEMENT.txt',
+    'IdeanomicsInc_20151124_8-K_EX-10.2_9354744_EX-10.2_Content License Agreement.txt',
+    'JINGWEIINTERNATIONALLTD_10_04_2007-EX-10.7-INTELLECTUAL PROPERTY AGREEMENT.txt',
+    'LECLANCHÉ S.A. - JOINT DEVELOPMENT AND MARKETING AGREEMENT.txt',
+    'LegacyEducationAllianceInc_20141110_8-K_EX-10.9_8828866_EX-10.9_Endorsement Agreement.txt',
+    'MANUFACTURERSSERVICESLTD_06_05_2000-EX-10.14-OUTSOURCING AGREEMENT.txt',
+    'MOELIS_CO_03_24_2014-EX-10.19-STRATEGIC ALLIANCE AGREEMENT.txt',
+    'MusclepharmCorp_20170208_10-KA_EX-10.38_9893581_EX-10.38_Co-Branding Agreement.txt',
+    'NEXSTARFINANCEHOLDINGSINC_03_27_2002-EX-10.26-OUTSOURCING AGREEMENT.txt',
+    'OAKTREECAPITALGROUP,LLC_03_02_2020-EX-10.8-Services Agreement.txt',
+    'PACIRA PHARMACEUTICALS, INC. - A_R STRATEGIC LICENSING, DISTRIBUTION AND MARKETING AGREEMENT .txt',
+    'ParatekPharmaceuticalsInc_20170505_10-KA_EX-10.29_10323872_EX-10.29_Outsourcing Agreement.txt',
+    'PfHospitalityGroupInc_20150923_10-12G_EX-10.1_9266710_EX-10.1_Franchise Agreement3.txt',
+    'REGANHOLDINGCORP_03_31_2008-EX-10-LICENSE AND HOSTING AGREEMENT.txt',
+    'ReynoldsConsumerProductsInc_20191115_S-1_EX-10.18_11896469_EX-10.18_Supply Agreement.txt',
+    'SIBANNAC,INC_12_04_2017-EX-2.1-Strategic Alliance Agreement.txt',
+    'STAMPSCOMINC_06_24_1999-EX-10.18-SPONSORSHIP AGREEMENT.txt',
+    'SimplicityEsportsGamingCompany_20181130_8-K_EX-10.1_11444071_EX-10.1_Franchise Agreement.txt',
+    'TELEGLOBEINTERNATIONALHOLDINGSLTD_03_29_2004-EX-10.10-CONSTRUCTION AND MAINTENANCE AGREEMENT.txt',
+    'TomOnlineInc_20060501_20-F_EX-4.46_749700_EX-4.46_Co-Branding Agreement.txt',
+    'VEONEER,INC_02_21_2020-EX-10.11-JOINT VENTURE AGREEMENT.txt',
+    'VerizonAbsLlc_20200123_8-K_EX-10.4_11952335_EX-10.4_Service Agreement.txt',
+    'WESTERN COPPER - NON-COMPETITION AGREEMENT.txt',
 )

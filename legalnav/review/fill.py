@@ -30,10 +30,12 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import functools
+import json
 import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from django.conf import settings
@@ -61,6 +63,21 @@ from legalnav.review.columns import (
 )
 
 NOT_FOUND = "not found"
+# Per CUAD yes/no category, the clause-topic model's best passage probability at which a
+# document says "Yes" (scripts/fit_yes_topics.py: fitted out of fold on the 368 CUAD contracts
+# the topic model was trained on, none of the 40 dev contracts, so the dev figures stay blind).
+TOPIC_YES_FILE = Path(__file__).resolve().parent / "topic_thresholds.json"
+
+
+@functools.cache
+def topic_yes_thresholds() -> dict[str, float]:
+    try:
+        data = json.loads(TOPIC_YES_FILE.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    return {str(k): float(v) for k, v in data["thresholds"].items()}
+
+
 TOP_PASSAGES = 6  # passages of the first stage whose units are candidates
 TOPIC_CANDIDATE = 0.5  # ... and those the column's topic model gives at least this probability
 OPENING_CHARS = 2500  # the title block and preamble: where names, parties and dates are written
@@ -429,6 +446,7 @@ def fill_column(
     prior: float | None = None,
     thresholds: dict[str, float] | None = None,
     yes_thresholds: dict[str, float] | None = None,
+    topic_yes: dict[str, float] | None = None,
 ) -> Cell:
     """The cell for one column of one document (see the module docstring)."""
     cue_weights = CUE_WEIGHTS if cue_weights is None else cue_weights
@@ -450,7 +468,8 @@ def fill_column(
     confidence = _sigmoid(float(cell_features(best.logit, prior) @ np.asarray(cell_weights)))
     preset = preset_column(column.key)
     per_column = COLUMN_THRESHOLDS if thresholds is None else thresholds
-    if confidence < threshold:
+    vote = _topic_vote(view, column, topic_yes)
+    if confidence < threshold and not (vote is not None and vote.yes):
         return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
     if column_extractor(column) is not None and best.extracted is None:
         typed = next(
@@ -485,7 +504,22 @@ def fill_column(
     yes_at = (YES_THRESHOLDS if yes_thresholds is None else yes_thresholds).get(
         preset.key if preset else "", 0.0
     )
-    if preset is not None and preset.key in YES_NO_KEYS and confidence < yes_at:
+    if vote is not None and preset is not None:
+        # The clause-topic model decides this column: Yes when a passage of the document reads
+        # as such a clause firmly enough, whatever the quotation's own confidence.
+        if vote.yes and value.startswith("Yes"):
+            reason = (
+                f"Yes: the document has a provision that reads as {preset.key} (the clause "
+                f"model gives it {vote.p:.2f}, at or above this column's {vote.at:.2f})"
+            )
+        elif not vote.yes:
+            value, typed = "No", False
+            reason = (
+                f"No: no provision reads as {preset.key} firmly enough (the clause model's "
+                f"best is {vote.p:.2f}; this column says Yes from {vote.at:.2f}); the closest "
+                "provision is quoted"
+            )
+    elif preset is not None and preset.key in YES_NO_KEYS and confidence < yes_at:
         # Too unsure for a Yes: the cell says No and still shows the closest provision, so a
         # reviewer can overrule it.
         value, typed = "No", False
@@ -496,6 +530,31 @@ def fill_column(
     return Cell(
         column.key, value, sorted(spans), confidence, column.type, typed, searched, ranked, reason
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    yes: bool
+    p: float  # the document's best passage probability
+    at: float  # the column's threshold
+
+
+def _topic_vote(
+    view: DocumentView, column: Column, thresholds: dict[str, float] | None
+) -> Vote | None:
+    """The clause-topic model's vote on a CUAD yes/no column (``topic_yes_thresholds``): Yes when
+    some passage of the document reads as that kind of clause with at least the column's
+    probability. None for a column it does not decide."""
+    preset = preset_column(column.key)
+    votes = topic_yes_thresholds() if thresholds is None else thresholds
+    if preset is None or preset.key not in votes:
+        return None
+    topic = column_topic(column)
+    if topic is None:
+        return None
+    p = view.topic_probabilities(topic)
+    best = float(p.max()) if p.size else 0.0
+    return Vote(best >= votes[preset.key], best, votes[preset.key])
 
 
 @dataclass(frozen=True, slots=True)

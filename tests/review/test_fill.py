@@ -35,8 +35,61 @@ def test_thresholds_name_preset_columns_and_the_fit_says_what_it_saw():
 
     typed = set(TYPED_KEYS) | {f"{k} (no value)" for k in TYPED_KEYS}
     assert set(calibration.COLUMN_THRESHOLDS) <= typed and calibration.COLUMN_THRESHOLDS
-    assert set(calibration.YES_THRESHOLDS) == set(YES_NO_KEYS)
+    # Every yes/no column has one way to say Yes: the clause-topic model's vote, else a
+    # threshold on the cell's confidence.
+    voted = set(fill.topic_yes_thresholds())
+    assert voted and not voted & set(calibration.YES_THRESHOLDS)
+    assert voted | set(calibration.YES_THRESHOLDS) == set(YES_NO_KEYS)
     assert all(0.0 <= t <= 1.0 for t in calibration.YES_THRESHOLDS.values())
     assert len(calibration.FITTED_ON) == 40 and all(
         n.endswith(".txt") for n in calibration.FITTED_ON
     )
+
+
+def test_the_topic_vote_is_fitted_outside_the_dev_contracts_and_decides_yes_or_no(tmp_path):
+    """The vote's thresholds say what they saw (not the dev contracts the grid is scored on),
+    each names a yes/no column with a clause-topic model; on a real agreement a column says Yes
+    exactly when the document's best passage reaches the threshold, quoting that passage."""
+    import json
+
+    from legalnav.retrieval import topics
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from legalnav.review.columns import YES_NO_KEYS, preset_column
+    from tests.conftest import REPO
+
+    data = json.loads(fill.TOPIC_YES_FILE.read_text(encoding="utf-8"))
+    assert data["fitted_on"].startswith("368 CUAD contracts outside the 40-contract dev sample")
+    book = {t.key for t in topics.load(topics.MODEL_DIR / "cuad.json")}
+    assert set(data["thresholds"]) <= set(YES_NO_KEYS) & book
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    column = preset_column("Anti-Assignment")
+    assert column is not None
+    text, retriever = corpora.text(path), corpora.retriever([path])
+
+    def cell(at: float) -> fill.Cell:
+        (got,) = fill.fill_document(
+            text=text, retriever=retriever, columns=[column],
+            constants=fill.Constants(yes_thresholds={}),
+        )  # fmt: skip
+        return got
+
+    view = fill.DocumentView(text, retriever)
+    topic = fill.column_topic(column)
+    assert topic is not None
+    p = view.topic_probabilities(topic)
+    best_row = view.rows[int(np.argmax(p))]
+    passage = retriever.corpus.passage(best_row)
+    original = fill.topic_yes_thresholds
+    try:
+        fill.topic_yes_thresholds = lambda: {"Anti-Assignment": float(p.max())}  # type: ignore[assignment]
+        yes = cell(float(p.max()))
+        fill.topic_yes_thresholds = lambda: {"Anti-Assignment": float(p.max()) + 0.01}  # type: ignore[assignment]
+        no = cell(float(p.max()) + 0.01)
+    finally:
+        fill.topic_yes_thresholds = original  # type: ignore[assignment]
+    assert yes.value.startswith("Yes") and "clause model gives it" in yes.reason
+    ((start, end),) = yes.spans
+    assert passage.start <= start < end <= passage.end  # quoted from the passage it voted on
+    assert not no.value.startswith("Yes")
