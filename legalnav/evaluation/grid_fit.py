@@ -106,7 +106,9 @@ def _f1(pairs: Sequence[tuple[bool, bool]]) -> float:
 
 
 def _grid(cells: Sequence[Filled]) -> list[float]:
-    return sorted({0.0, *(round(c.confidence, 4) for c in cells)})
+    """The thresholds worth trying: none, each cell's confidence, and above them all (a column
+    whose cells of a kind are never right is better "not found" every time)."""
+    return sorted({0.0, *(round(c.confidence, 4) for c in cells), 1.01})
 
 
 def fit_thresholds(cells: Sequence[Filled], answers) -> tuple[dict[str, float], dict[str, float]]:  # type: ignore[no-untyped-def]

@@ -5,77 +5,77 @@ models fitted on the 40 CUAD dev contracts (every tenth contract in name order) 
 41 preset columns, with L2 penalty 3.0 on standardised features (cue patterns on their
 own scale). Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    cross-validated (5 folds by contract): typed_right 0.840, dates_right 0.773, parties_right 0.846, durations_right 0.886, jurisdiction_right 0.925, yes_no_accuracy 0.880, yes_f1_pooled 0.787, yes_f1_mean 0.661, aupr_mean 0.567, aupr_pooled 0.706
-    in-sample (fitted and scored on the same contracts): typed_right 0.884, dates_right 0.818, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.975, yes_no_accuracy 0.879, yes_f1_pooled 0.786, yes_f1_mean 0.673, aupr_mean 0.602, aupr_pooled 0.733
+    cross-validated (5 folds by contract): typed_right 0.862, dates_right 0.809, parties_right 0.846, durations_right 0.886, jurisdiction_right 0.975, yes_no_accuracy 0.880, yes_f1_pooled 0.787, yes_f1_mean 0.661, aupr_mean 0.556, aupr_pooled 0.693
+    in-sample (fitted and scored on the same contracts): typed_right 0.899, dates_right 0.855, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.975, yes_no_accuracy 0.879, yes_f1_pooled 0.786, yes_f1_mean 0.673, aupr_mean 0.603, aupr_pooled 0.730
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -6.5065,  # bias
-    0.7369,  # cos
-    -4.1537,  # cos_gap
-    -0.2456,  # lex_rel
-    0.2919,  # fused_rank
-    0.2292,  # unit_lex
-    0.3528,  # unit_lex_rel
-    0.6747,  # cues
-    0.6390,  # cue_any
-    1.1680,  # extracted
-    0.5072,  # opening
+    -6.5005,  # bias
+    0.6887,  # cos
+    -4.1229,  # cos_gap
+    -0.2426,  # lex_rel
+    0.2855,  # fused_rank
+    0.2343,  # unit_lex
+    0.3430,  # unit_lex_rel
+    0.6731,  # cues
+    0.6327,  # cue_any
+    1.1858,  # extracted
+    0.5176,  # opening
     0.0000,  # cued_column
-    0.7326,  # first_units
-    1.7225,  # unit_cos
-    3.9865,  # unit_cos_gap
-    4.0924,  # topic
+    0.7571,  # first_units
+    1.7668,  # unit_cos
+    3.9739,  # unit_cos_gap
+    4.0875,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
-    'Document Name': (-0.8063, -0.6115,),
-    'Parties': (0.5359, -1.5288, 0.0387,),
-    'Agreement Date': (-0.5613, 0.1315,),
-    'Effective Date': (-1.1356, 0.0589, -0.8361,),
-    'Expiration Date': (-0.5377, -0.3346, 0.0852, -1.1427,),
-    'Renewal Term': (-0.0058, 0.2412, -0.2040, 0.3530,),
-    'Notice Period To Terminate Renewal': (0.2063, 0.4589, -0.1086,),
-    'Governing Law': (-0.3319, -0.1387, -1.0256, -0.3593,),
-    'Most Favored Nation': (-0.0050, -0.0217, 0.0000,),
-    'Competitive Restriction Exception': (0.3909, 0.5262,),
-    'Non-Compete': (0.7202, 0.5070, -0.0013,),
-    'Exclusivity': (-0.1503, 0.0000, -0.2296,),
-    'No-Solicit Of Customers': (0.7300, 0.0000,),
-    'No-Solicit Of Employees': (-0.3643, 0.1211,),
-    'Non-Disparagement': (0.1323, 0.0000,),
-    'Termination For Convenience': (0.0044, -0.2618, -0.3714, -0.0469,),
-    'Rofr/Rofo/Rofn': (0.1879, 0.2892, -0.0066,),
-    'Change Of Control': (0.2199, 0.3970, -0.4769,),
-    'Anti-Assignment': (0.1654, 0.3515, -0.3909,),
-    'Revenue/Profit Sharing': (-0.6658, 0.1111, 0.0000, -0.6702,),
+    'Document Name': (-0.8224, -0.6214,),
+    'Parties': (0.5287, -1.5398, 0.0368,),
+    'Agreement Date': (-0.5741, 0.1289,),
+    'Effective Date': (-1.1470, 0.0597, -0.8376,),
+    'Expiration Date': (-0.5397, -0.3356, 0.0853, -1.1505,),
+    'Renewal Term': (-0.0060, 0.2421, -0.2047, 0.3526,),
+    'Notice Period To Terminate Renewal': (0.2067, 0.4560, -0.1101,),
+    'Governing Law': (-0.3346, -0.1409, -1.0242, -0.3639,),
+    'Most Favored Nation': (-0.0051, -0.0217, 0.0000,),
+    'Competitive Restriction Exception': (0.3915, 0.5267,),
+    'Non-Compete': (0.7210, 0.5076, 0.0006,),
+    'Exclusivity': (-0.1447, 0.0000, -0.2290,),
+    'No-Solicit Of Customers': (0.7307, 0.0000,),
+    'No-Solicit Of Employees': (-0.3619, 0.1216,),
+    'Non-Disparagement': (0.1336, 0.0000,),
+    'Termination For Convenience': (0.0052, -0.2594, -0.3699, -0.0460,),
+    'Rofr/Rofo/Rofn': (0.1876, 0.2892, -0.0066,),
+    'Change Of Control': (0.2203, 0.3977, -0.4763,),
+    'Anti-Assignment': (0.1690, 0.3536, -0.3849,),
+    'Revenue/Profit Sharing': (-0.6624, 0.1112, 0.0000, -0.6684,),
     'Price Restrictions': (-0.0173, 0.0000,),
-    'Minimum Commitment': (0.4934, 0.0000,),
+    'Minimum Commitment': (0.4939, 0.0000,),
     'Volume Restriction': (-0.0090, 0.0000,),
-    'Ip Ownership Assignment': (0.3127, -0.0556, 0.1789,),
-    'Joint Ip Ownership': (0.3014, 0.2356, -0.0216,),
-    'License Grant': (0.4339, 0.1685,),
-    'Non-Transferable License': (0.5026, 0.0882, 0.0675,),
-    'Affiliate License-Licensor': (0.4352, 0.0000,),
-    'Affiliate License-Licensee': (0.1539, 0.0000,),
-    'Unlimited/All-You-Can-Eat-License': (0.2835, 0.0000, -0.0469,),
-    'Irrevocable Or Perpetual License': (0.8228, 0.4919,),
-    'Source Code Escrow': (-0.0733, -0.2426,),
-    'Post-Termination Services': (-0.6267, -1.0241, 0.2078, 0.3197,),
-    'Audit Rights': (0.2654, -0.0955, 0.1533,),
-    'Uncapped Liability': (0.1302, -0.2332, -0.0077,),
-    'Cap On Liability': (0.7431, 0.0958, 0.0333, -0.1858,),
-    'Liquidated Damages': (0.0000, 0.4175, 0.0000,),
-    'Warranty Duration': (0.5320, 0.0000,),
-    'Insurance': (-0.0013, 0.1904, 0.0994,),
-    'Covenant Not To Sue': (0.3226, 0.0000, -0.0108,),
-    'Third Party Beneficiary': (0.6791, 0.0000, -0.0525,),
+    'Ip Ownership Assignment': (0.3148, -0.0555, 0.1803,),
+    'Joint Ip Ownership': (0.3014, 0.2362, -0.0216,),
+    'License Grant': (0.4370, 0.1713,),
+    'Non-Transferable License': (0.5036, 0.0888, 0.0680,),
+    'Affiliate License-Licensor': (0.4355, 0.0000,),
+    'Affiliate License-Licensee': (0.1545, 0.0000,),
+    'Unlimited/All-You-Can-Eat-License': (0.2836, 0.0000, -0.0469,),
+    'Irrevocable Or Perpetual License': (0.8260, 0.4953,),
+    'Source Code Escrow': (-0.0722, -0.2417,),
+    'Post-Termination Services': (-0.6240, -1.0222, 0.2086, 0.3219,),
+    'Audit Rights': (0.2695, -0.0928, 0.1553,),
+    'Uncapped Liability': (0.1306, -0.2322, -0.0077,),
+    'Cap On Liability': (0.7457, 0.0963, 0.0338, -0.1833,),
+    'Liquidated Damages': (0.0000, 0.4181, 0.0000,),
+    'Warranty Duration': (0.5316, 0.0000,),
+    'Insurance': (0.0026, 0.1926, 0.1010,),
+    'Covenant Not To Sue': (0.3241, 0.0000, -0.0107,),
+    'Third Party Beneficiary': (0.6806, 0.0000, -0.0524,),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (0.4866, 0.9323, 0.0987)
+CELL_WEIGHTS: tuple[float, ...] = (0.4950, 0.9348, 0.0990)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
 NOT_FOUND_BELOW = 0.04
@@ -127,18 +127,18 @@ COLUMN_PRIORS: dict[str, float] = {
 # that makes most values right on the fitting contracts (evaluation/grid_fit.py).
 COLUMN_THRESHOLDS: dict[str, float] = {
     'Agreement Date': 0.0000,
-    'Agreement Date (no value)': 0.8283,
+    'Agreement Date (no value)': 0.8314,
     'Effective Date': 0.0000,
-    'Effective Date (no value)': 0.2707,
-    'Expiration Date': 0.7438,
-    'Expiration Date (no value)': 0.8505,
+    'Effective Date (no value)': 0.8230,
+    'Expiration Date': 0.7070,
+    'Expiration Date (no value)': 1.0100,
     'Governing Law': 0.0000,
-    'Governing Law (no value)': 0.9027,
-    'Notice Period To Terminate Renewal': 0.0692,
+    'Governing Law (no value)': 0.9030,
+    'Notice Period To Terminate Renewal': 0.0704,
     'Notice Period To Terminate Renewal (no value)': 0.0000,
     'Parties': 0.0000,
     'Parties (no value)': 0.0000,
-    'Renewal Term': 0.1467,
+    'Renewal Term': 0.3873,
     'Renewal Term (no value)': 0.0000,
 }
 # Per yes/no preset column, the confidence below which its cell says "No" (its

@@ -326,7 +326,11 @@ def test_the_effective_date_is_the_one_said_to_be_effective():
         'November 1, 2019 (the "Effective Date"), by and between'
     )
     assert X.extract_effective_date(text).value == dt.date(2019, 11, 1)
-    assert X.extract_effective_date("dated as of May 13, 2020").value == dt.date(2020, 5, 13)
+    # A date the agreement is only made or dated on is its Agreement Date, not an effective date.
+    assert X.extract_effective_date("dated as of May 13, 2020") is None
+    assert X.extract_effective_date("made and entered into this 30th day of November, 2017") is None
+    commences = X.extract_effective_date("The term shall commence on May 13, 2020.")
+    assert commences is not None and commences.value == dt.date(2020, 5, 13)
 
 
 def test_an_amendment_bears_its_own_date_not_the_amended_agreements():

@@ -185,18 +185,26 @@ _EFFECTIVE_BEFORE_RX = re.compile(
     r"\beffective(?:\s+(?:as\s+of|on|from|date))?\s*[:,]?\s*(?:the\s+)?$", re.I
 )
 _EFFECTIVE_AFTER_RX = re.compile(r"^[\s,]*\(?\s*(?:the\s+)?[\"“]?effective\s*date", re.I)
+_TAKES_EFFECT_RX = re.compile(
+    r"\b(?:effective|effect|commenc\w*|begin\w*|start\w*|in\s+force)\b", re.I
+)
 
 
 def extract_effective_date(text: str) -> Extracted | None:
     """The date an agreement takes effect: the one written after 'effective as of' or named
     'the "Effective Date"' ('entered into on October 1, 2019 and made effective as of November
-    1, 2019 (the "Effective Date")' -> 2019-11-01), else the first date."""
+    1, 2019 (the "Effective Date")' -> 2019-11-01), else the first date of a text that speaks of
+    taking effect or commencing. A date the text only says the agreement was made or dated on
+    ('made and entered into this 30th day of November, 2017') is its Agreement Date: it has no
+    effective date of its own to read there."""
     dates = own_dates(text)
     for d in dates:
         if _EFFECTIVE_BEFORE_RX.search(
             text[max(0, d.start - 30) : d.start]
         ) or _EFFECTIVE_AFTER_RX.match(text[d.end : d.end + 30]):
             return d
+    if not _TAKES_EFFECT_RX.search(text):
+        return None
     return dates[0] if dates else None
 
 
