@@ -147,6 +147,9 @@
     if (id && tdById(id)) mark(tdById(id));
     if (correcting && id === correcting) {
       correcting = null;
+      // htmx wires the new panel's form when it settles; the reviewer may press Enter before
+      // then, which would post the form as a plain page. Wire it now (processing is idempotent).
+      if (window.htmx) window.htmx.process(target);
       var radio = target.querySelector('input[name="review"][value="corrected"]');
       var value = target.querySelector('input[name="value"]');
       if (radio) radio.checked = true;
