@@ -29,6 +29,7 @@
 
   var current = null; // the id of the cell under review
   var correcting = null; // the id of the cell whose panel should open on its correction
+  var focusValue = null; // the corrected-value input to focus once its panel has settled
 
   function onGrid() { return !!document.querySelector("[data-grid-review] #grid-live"); }
   function links() {
@@ -111,7 +112,10 @@
     var inPanel = document.activeElement && document.activeElement.closest &&
       document.activeElement.closest("#provision-panel");
     if (e.key === "Escape") {
-      if (inPanel && tdById(current)) { focusCell(tdById(current)); e.preventDefault(); }
+      // From the panel, or from nowhere (a review's swap has just removed the focused field and
+      // htmx has not settled yet), Escape goes back to the cell under review.
+      var lost = !document.activeElement || document.activeElement === document.body;
+      if ((inPanel || lost) && tdById(current)) { focusCell(tdById(current)); e.preventDefault(); }
       else if (tdOf(document.activeElement)) { closePanel(); e.preventDefault(); }
       return;
     }
@@ -147,17 +151,20 @@
     if (id && tdById(id)) mark(tdById(id));
     if (correcting && id === correcting) {
       correcting = null;
-      // htmx wires the new panel's form when it settles; the reviewer may press Enter before
-      // then, which would post the form as a plain page. Wire it now (processing is idempotent).
-      if (window.htmx) window.htmx.process(target);
       var radio = target.querySelector('input[name="review"][value="corrected"]');
-      var value = target.querySelector('input[name="value"]');
       if (radio) radio.checked = true;
-      if (value) { value.focus(); value.select(); }
+      // The value takes the focus once htmx has settled the panel and wired its form: an Enter
+      // pressed before then would post the form as a plain page.
+      focusValue = target.querySelector('input[name="value"]');
     }
   }
 
   function afterSettle() {
+    if (focusValue) {
+      var value = focusValue;
+      focusValue = null;
+      if (document.contains(value)) { value.focus(); value.select(); return; }
+    }
     // A review swaps the panel and the grid's cell (out of band): the element that had the
     // focus is gone, so the focus goes back to the cell under review.
     if (!onGrid() || !current) return;
