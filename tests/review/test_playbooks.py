@@ -216,6 +216,7 @@ def test_the_deviations_page_and_the_exports_carry_each_verdict_and_quotation(
     assert "1 of 1 documents deviate on at least one position" in page
     assert "Minnesota is none of the allowed: New York, Delaware" in page
     assert 'data-testid="run-documents"' in page and "Documents that deviate most" in page
+    assert "The firm's note: our courts" in page
     only_low = client.get(
         reverse("playbook-run", args=[matter.pk, run.pk]), {"verdict": "", "severity": "low"}
     ).content.decode()
@@ -236,6 +237,7 @@ def test_the_deviations_page_and_the_exports_carry_each_verdict_and_quotation(
     )
     assert "Deviations from US commercial v1" in text
     assert "1 of 1 deviate on Governing Law" in text
+    assert "Governing Law must be one of New York, Delaware (our courts)" in text
 
 
 WORDS = {
