@@ -146,8 +146,10 @@ def parse_iso_date(text: str) -> dt.date | None:
         return None
 
 
-def parse_rule(raw: object, column_type: str) -> Rule:
-    """A rule from its JSON form, checked against the column's answer type."""
+def parse_rule(raw: object, column_type: str, *, strict: bool = True) -> Rule:
+    """A rule from its JSON form, checked against the column's answer type (``strict``: the
+    playbook editor refuses a rule that does not fit its column; the measurement door applies
+    it as well as the value allows)."""
     if not isinstance(raw, dict) or len(raw) != 1:
         raise RuleError(
             "a rule is one of {allowed: [...]}, {required: true}, {forbidden: true}, "
@@ -157,7 +159,7 @@ def parse_rule(raw: object, column_type: str) -> Rule:
     if kind not in KINDS:
         raise RuleError(f"unknown rule {kind!r}; use one of {', '.join(KINDS)}")
     allowed_kinds = KINDS_FOR_TYPE.get(column_type, KINDS)
-    if kind not in allowed_kinds:
+    if strict and kind not in allowed_kinds:
         raise RuleError(
             f"a {kind!r} rule does not fit a {column_type} column; use one of "
             f"{', '.join(allowed_kinds)}"
@@ -186,13 +188,14 @@ def parse_rule(raw: object, column_type: str) -> Rule:
         if parse_iso_date(limit) is None:
             raise RuleError(f"'{kind}' takes an ISO date (2015-01-01), not {limit!r}")
         return Rule(kind, limit=limit)
+    amount = parse_amount(limit)
+    is_amount = amount is not None and amount.value is not None
     if column_type == "amount":
-        amount = parse_amount(limit)
-        if amount is None or amount.value is None:
+        if not is_amount:
             raise RuleError(
                 f"'{kind}' takes an amount ('USD 1,000,000', '$5 million'), not {limit!r}"
             )
-    elif parse_duration(limit) is None:
+    elif parse_duration(limit) is None and (strict or not is_amount):
         raise RuleError(
             f"'{kind}' takes a period with its unit ('60 days', '1 year'), not {limit!r}"
         )
@@ -317,7 +320,7 @@ def decide(rule: Rule, facts: CellFacts, *, column: str = "the column") -> Decis
         return Decision(DEVIATES, f"{shown[:200]} is none of the allowed: {', '.join(rule.values)}")
     if rule.kind in ("after", "before"):
         return _decide_date(rule, facts, shown)
-    if facts.type == "amount":
+    if facts.type == "amount" or parse_duration(rule.limit) is None:
         return _decide_amount(rule, facts, shown)
     return _decide_duration(rule, facts, shown)
 

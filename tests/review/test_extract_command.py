@@ -144,8 +144,8 @@ def test_bad_lines_get_an_error_and_the_rest_are_answered(cache, tmp_path):  # n
 
 def test_a_column_with_a_playbook_rule_gets_the_verdict_its_value_decides(cache):  # noqa: F811
     """RETRIEVE-PROTOCOL.md, "Playbook rules": the verdict is the one rules.py decides from the
-    cell the door returns, and only columns that carry a rule get one; a rule that does not fit
-    its column fails the line with the reason."""
+    cell the door returns, and only columns that carry a rule get one; a rule that cannot be read
+    gives its cell "review" with the reason and leaves the line's other cells alone."""
     from legalnav.review.columns import preset_column
     from legalnav.review.rules import CellFacts, decide, parse_rule
 
@@ -163,7 +163,8 @@ def test_a_column_with_a_playbook_rule_gets_the_verdict_its_value_decides(cache)
         if c["key"] in (*rules, "Parties")
     ]
     bad = [
-        {"key": "Renewal Term", "question": "", "type": "duration", "rule": {"after": "2015-01-01"}}
+        {"key": "Renewal Term", "question": "", "type": "duration", "rule": {"max": "a while"}},
+        {"key": "Governing Law", "question": "", "type": "text", "rule": {"allowed": ["Texas"]}},
     ]
     responses, _ = run_extract(
         [request("ruled", SIBANNAC, columns), request("bad-rule", VEONEER, bad)], cache
@@ -177,4 +178,8 @@ def test_a_column_with_a_playbook_rule_gets_the_verdict_its_value_decides(cache)
         assert cell["verdict"] == decide(parse_rule(rule, column.type), facts).verdict, cell
     # SIBANNAC is governed by the law of Texas: a deviation.
     assert cells["Governing Law"]["verdict"] == "deviates", cells["Governing Law"]
-    assert "does not fit a duration column" in responses[1]["error"]
+    # A rule that cannot be read costs only its own cell a verdict ("review", and why).
+    assert "error" not in responses[1]
+    unread, fine = responses[1]["cells"]
+    assert unread["verdict"] == "review" and "period with its unit" in unread["rule_error"]
+    assert fine["verdict"] in ("meets", "deviates", "missing") and "rule_error" not in fine

@@ -96,3 +96,17 @@ def test_a_position_in_words_needs_review_offline():
     rule = {"words": "the cap is at least twelve months of fees"}
     got = decide(parse_rule(rule, "amount"), CellFacts("amount", "USD 1", True))
     assert got.verdict == "review" and "Claude" in got.reason
+
+
+def test_the_door_applies_a_rule_that_does_not_fit_its_column_as_well_as_the_value_allows():
+    """The editor refuses {"allowed": ...} on a clause column; the measurement door reads it
+    on the value's words, and a limit with no period in it as an amount."""
+    with pytest.raises(RuleError):
+        parse_rule({"allowed": ["Texas"]}, "clause")
+    rule = parse_rule({"allowed": ["Texas"]}, "clause", strict=False)
+    facts = CellFacts("clause", "the laws of the State of Texas", True)
+    assert decide(rule, facts).verdict == "meets"
+    cap = parse_rule({"min": "$1,000,000"}, "duration", strict=False)
+    assert cap.limit == "$1,000,000"
+    with pytest.raises(RuleError, match="period with its unit"):
+        parse_rule({"max": "a while"}, "duration", strict=False)

@@ -8,7 +8,8 @@ as ``retrieve --json`` (``retrieval.adhoc``), never into a user's matter. No net
 key: the only mode is the offline filler (fill.py).
 
 A column may carry a playbook ``rule`` (RETRIEVE-PROTOCOL.md, "Playbook rules"); its cell then
-carries the ``verdict`` that review/rules.py gives it, the same as the grid's deviations view.
+carries the ``verdict`` that review/rules.py gives it, the same as the grid's deviations view;
+a rule that cannot be read gives its cell "review" and a ``rule_error`` saying why.
 """
 
 from __future__ import annotations
@@ -30,14 +31,15 @@ class RequestError(ValueError):
     pass
 
 
-def parse_columns(raw: object) -> tuple[list[Column], dict[str, Rule]]:
+def parse_columns(raw: object) -> tuple[list[Column], dict[str, Rule | str]]:
     """The request's columns, checked: each needs a key, a question and a known type, and keys
     are unique (a grid has one cell per column); and the playbook rule of each column that
-    carries one, by key."""
+    carries one, by key, or why it cannot be read (that cell's verdict is then "review": one
+    unreadable rule does not cost the line its other cells)."""
     if not isinstance(raw, list) or not raw:
         raise RequestError("'columns' must be a non-empty list of {key, question, type}")
     columns: list[Column] = []
-    rules: dict[str, Rule] = {}
+    rules: dict[str, Rule | str] = {}
     seen: set[str] = set()
     for n, item in enumerate(raw):
         if not isinstance(item, dict):
@@ -61,10 +63,10 @@ def parse_columns(raw: object) -> tuple[list[Column], dict[str, Rule]]:
         if item.get("rule") is not None:
             try:
                 # A preset column is read as its own type whatever the request says, and so
-                # is its rule.
-                rules[key] = parse_rule(item["rule"], column.type)
+                # is its rule, applied as well as the value allows.
+                rules[key] = parse_rule(item["rule"], column.type, strict=False)
             except RuleError as exc:
-                raise RequestError(f"column {key!r}: {exc}") from exc
+                rules[key] = str(exc)
     return columns, rules
 
 
@@ -100,9 +102,12 @@ class Command(DoorCommand):
             out = []
             for column, cell in zip(columns, cells, strict=True):
                 row = cell.as_json()
-                if column.key in rules:
+                rule = rules.get(column.key)
+                if isinstance(rule, str):
+                    row["verdict"], row["rule_error"] = "review", rule
+                elif rule is not None:
                     facts = CellFacts(column.type, cell.value, cell.found, cell.typed)
-                    row["verdict"] = decide(rules[column.key], facts, column=column.key).verdict
+                    row["verdict"] = decide(rule, facts, column=column.key).verdict
                 out.append(row)
             return {
                 "id": ident,
