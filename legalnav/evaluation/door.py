@@ -38,12 +38,17 @@ def door_requests(items: list[GoldItem], modes: list[str], k: int = 10) -> list[
 
 
 def run_door(
-    requests: list[dict[str, Any]], *, repo: Path, env: dict[str, str] | None = None
+    requests: list[dict[str, Any]],
+    *,
+    repo: Path,
+    env: dict[str, str] | None = None,
+    command: str = "retrieve",
 ) -> list[dict[str, Any]]:
-    """One ``manage.py retrieve --json`` process for the whole batch, as the protocol says."""
+    """One ``manage.py retrieve --json`` (or ``extract --json``) process for the whole batch,
+    as the protocol says."""
     payload = "".join(json.dumps(r) + "\n" for r in requests)
     proc = subprocess.run(
-        [sys.executable, "manage.py", "retrieve", "--json"],
+        [sys.executable, "manage.py", command, "--json"],
         input=payload,
         capture_output=True,
         text=True,
@@ -52,7 +57,7 @@ def run_door(
         check=False,
     )
     if proc.returncode != 0:
-        raise RuntimeError(f"the retrieve door failed: {proc.stderr[-2000:]}")
+        raise RuntimeError(f"the {command} door failed: {proc.stderr[-2000:]}")
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
 

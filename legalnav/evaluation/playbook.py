@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -180,37 +178,24 @@ def run_door(
 ) -> tuple[dict[tuple[str, str], str], float, int]:
     """Drive ``manage.py extract --json`` with the playbook's columns over the contracts: the
     verdicts by (contract, column key), the wall time, and the lines that failed."""
+    from legalnav.evaluation import door
+
     columns = door_columns()
-    lines = [
-        json.dumps(
-            {
-                "id": f"dev:cuad:{name}",
-                "document": str(data / "cuad" / "contracts" / name),
-                "columns": columns,
-                "mode": "offline",
-            }
-        )
+    requests = [
+        {
+            "id": f"dev:cuad:{name}",
+            "document": str(data / "cuad" / "contracts" / name),
+            "columns": columns,
+            "mode": "offline",
+        }
         for name in names
     ]
     started = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "manage.py", "extract", "--json"],
-        input="".join(line + "\n" for line in lines),
-        capture_output=True,
-        text=True,
-        cwd=repo,
-        env=dict(os.environ),
-        check=False,
-    )
+    responses = door.run_door(requests, repo=repo, env=dict(os.environ), command="extract")
     wall = time.perf_counter() - started
-    if proc.returncode != 0:
-        raise RuntimeError(f"the extract door failed ({proc.returncode}): {proc.stderr[-2000:]}")
     verdicts: dict[tuple[str, str], str] = {}
     errors = 0
-    for raw in proc.stdout.splitlines():
-        if not raw.strip():
-            continue
-        response = json.loads(raw)
+    for response in responses:
         errors += bool(response.get("error"))
         doc = str(response["id"]).removeprefix("dev:cuad:")
         for cell in response.get("cells", []):

@@ -194,8 +194,6 @@ def cell_review(
                 "via": via,
             },
         )
-        # A correction is what a playbook's verdict reads: every run on the grid decides again.
-        playbooks.runs_refresh_for_grid(grid=cell.grid)
     return cell
 
 
@@ -228,7 +226,6 @@ def column_confirm(
                     "via": via,
                 },
             )
-            playbooks.runs_refresh_for_grid(grid=grid)
     return len(ids)
 
 

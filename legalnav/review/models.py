@@ -277,10 +277,10 @@ class PlaybookRun(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # The grid's state when the verdicts were last decided: cells written and last review, so a
-    # read knows whether they are current without deciding them again.
-    decided_cells = models.IntegerField(default=-1)
-    decided_review = models.DateTimeField(null=True, blank=True)
+    # A digest of what the verdicts were decided from (the grid's cells and their reviews, the
+    # documents' amendment links: playbooks.grid_state), so a read knows whether they are
+    # current without deciding them again.
+    decided_state = models.CharField(max_length=64, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -7,14 +7,16 @@ value read, and for an agreement that an amendment in the grid changes, the amen
 read (``selectors.amending_cells``: the agreement as amended). An amendment whose agreement is in
 the grid is not judged on its own; its terms are judged in the agreement's row.
 
-A run's verdicts are decided again whenever its grid has changed since they were last decided
-(cells written, a review given): ``run_refresh`` compares two numbers and decides only then, so
-reading the deviations of a finished grid costs no deciding at all. Access and audit are the
+A run's verdicts are decided again, when they are read, if what they were decided from has
+changed since (``grid_state``: cells written or refilled, a review given or undone, an amendment
+linked): a review or a refill costs nothing until someone reads the deviations, and reading
+those of a grid that has not changed costs one query. Access and audit are the
 actions' (review/actions.py); nothing here checks who is asking.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,7 +41,6 @@ from legalnav.review.models import (
     Verdict,
 )
 from legalnav.review.rules import (
-    KIND_LABELS,
     SEVERITIES,
     VERDICTS,
     CellFacts,
@@ -308,28 +309,39 @@ def run_create(
     return run, grid, needs_fill
 
 
-_FELL_BACK = "the offline filler's answer is shown"  # services: Claude's answer was not used
-
-
-def _facts(cell: Cell, mode: str) -> CellFacts:
+def _facts(cell: Cell, type_: str, mode: str) -> CellFacts:
     """What the rules read of a cell: the value it shows, and the filler's typed value unless a
     reviewer corrected it (a correction is re-read from its words); and who gave it."""
     if cell.reviewed_status == Cell.Review.CORRECTED:
         value = cell.corrected_value
         found = bool(value.strip()) and value.strip().lower() not in ("not found", "none", "n/a")
-        return CellFacts(cell.column.type, value, found, None, "reviewer")
+        return CellFacts(type_, value, found, None, "reviewer")
     by = ""
     if cell.reviewed_status == Cell.Review.CONFIRMED:
         by = "reviewer"
-    elif mode == Grid.Mode.CLAUDE and _FELL_BACK not in cell.searched:
+    elif mode == Grid.Mode.CLAUDE and services.OFFLINE_SHOWN not in cell.searched:
         by = "claude"
     value = cell.value if cell.found else ""
-    return CellFacts(cell.column.type, value, cell.found, cell.typed, by)
+    return CellFacts(type_, value, cell.found, cell.typed, by)
 
 
-def _grid_state(grid: Grid) -> tuple[int, Any]:
-    got = Cell.objects.filter(grid=grid).aggregate(n=Count("id"), last=Max("reviewed_at"))
-    return got["n"], got["last"]
+def grid_state(grid: Grid) -> str:
+    """A digest of everything a run's verdicts are decided from, in two queries: the grid's
+    cells (a refill writes new ones), their reviews (given, changed or undone) and which of its
+    documents amends which."""
+    cells = Cell.objects.filter(grid=grid).aggregate(
+        n=Count("id"),
+        last_id=Max("id"),
+        reviewed=Count("id", filter=~Q(reviewed_status=Cell.Review.NONE)),
+        last_review=Max("reviewed_at"),
+    )
+    links = sorted(
+        Document.objects.filter(
+            pk__in=grid.rows.values("document_id"), amends__isnull=False
+        ).values_list("pk", "amends_id")
+    )
+    raw = repr((sorted(cells.items()), links))
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
 def verdicts_decide(*, run: PlaybookRun) -> int:
@@ -337,7 +349,7 @@ def verdicts_decide(*, run: PlaybookRun) -> int:
     stands; returns how many verdicts were written. Rows of documents whose cells are not
     written yet are left for the next call."""
     grid = run.grid
-    n_cells, last_review = _grid_state(grid)
+    state = grid_state(grid)
     positions = positions_of(run.version.positions)
     documents = row_documents(grid)
     in_grid = {d.pk for d in documents}
@@ -358,7 +370,7 @@ def verdicts_decide(*, run: PlaybookRun) -> int:
             change = amended.get((document.pk, cell.column_id))
             if change is not None:
                 read, by = change, change.document_id
-            decision = decide(p.rule, _facts(read, grid.mode), column=p.key)
+            decision = decide(p.rule, _facts(read, p.column.type, grid.mode), column=p.key)
             reason = decision.reason
             if by is not None:
                 reason = f"as amended by {change.document.key}: {reason}"  # type: ignore[union-attr]
@@ -386,29 +398,18 @@ def verdicts_decide(*, run: PlaybookRun) -> int:
         PlaybookRun.objects.select_for_update().filter(pk=run.pk).first()
         Verdict.objects.filter(run=run).delete()
         Verdict.objects.bulk_create(rows, batch_size=500)
-        PlaybookRun.objects.filter(pk=run.pk).update(
-            decided_cells=n_cells, decided_review=last_review, decided_at=timezone.now()
-        )
-    run.decided_cells, run.decided_review = n_cells, last_review
+        PlaybookRun.objects.filter(pk=run.pk).update(decided_state=state, decided_at=timezone.now())
+    run.decided_state = state
     return len(rows)
 
 
 def run_refresh(*, run: PlaybookRun) -> bool:
-    """Decide the run's verdicts again if its grid changed since they were decided (cells
-    written, a review given or undone); True when they were."""
-    n_cells, last_review = _grid_state(run.grid)
-    if n_cells == run.decided_cells and last_review == run.decided_review:
-        # A review undone leaves Max(reviewed_at) as it was only when another is later; the
-        # review action refreshes the grid's runs itself, so this check is for cells written.
+    """Decide the run's verdicts again if what they were decided from has changed
+    (``grid_state``); True when they were."""
+    if grid_state(run.grid) == run.decided_state:
         return False
     verdicts_decide(run=run)
     return True
-
-
-def runs_refresh_for_grid(*, grid: Grid) -> None:
-    """After a reviewer's change to a cell: every run on the grid decides again."""
-    for run in PlaybookRun.objects.filter(grid=grid).select_related("version", "grid"):
-        verdicts_decide(run=run)
 
 
 # --- reading runs -------------------------------------------------------------------------------
@@ -499,10 +500,6 @@ class DocumentSummary:
     medium: int = 0
     low: int = 0
 
-    @property
-    def total(self) -> int:
-        return self.high + self.medium + self.low
-
 
 def run_documents(*, run: PlaybookRun, limit: int = 50) -> list[DocumentSummary]:
     """The documents that deviate most, high severity first: how many positions each deviates
@@ -541,9 +538,3 @@ def run_document_counts(*, run: PlaybookRun) -> dict[str, int]:
         Verdict.objects.filter(run=run, verdict="deviates").values("document_id").distinct().count()
     )
     return {"documents": judged, "deviating": deviating}
-
-
-def rule_kinds_for(type_: str) -> list[tuple[str, str]]:
-    from legalnav.review.rules import KINDS_FOR_TYPE
-
-    return [(k, KIND_LABELS[k]) for k in KINDS_FOR_TYPE.get(type_, ())]

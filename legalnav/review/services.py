@@ -47,6 +47,8 @@ logger = logging.getLogger(__name__)
 GRID = "grid"
 
 MAX_COLUMNS = 60
+# Said in a Claude grid's cell whose Claude answer could not be used (playbooks read it).
+OFFLINE_SHOWN = "the offline filler's answer is shown"
 MAX_DOCUMENTS = 200
 MAX_QUESTION_CHARS = 1000
 
@@ -493,11 +495,15 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
         ]
         for c, row in zip(todo, new, strict=True):
             if c.key in fallbacks:
-                row.searched = (
-                    f"{fallbacks[c.key]}; the offline filler's answer is shown. {row.searched}"
-                )[:4000]
+                row.searched = (f"{fallbacks[c.key]}; {OFFLINE_SHOWN}. {row.searched}")[:4000]
         lease.check()
         _write_cells(grid, lease, document_id, new)
+    if GridColumn.objects.filter(grid=grid).exclude(pk__in=wanted).exists():
+        # Columns were added while it ran (a playbook applied to this grid): fill them too,
+        # only the cells still missing, before the grid says it is done.
+        grid.refresh_from_db(fields=["llm_calls", "dollars"])
+        _fill_claimed(grid, lease)
+        return
     note = ""
     if skipped:
         note = (

@@ -16,6 +16,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from legalnav.documents.models import Document
 from legalnav.matters.models import AuditEvent
 from legalnav.review import actions, playbooks
 from legalnav.review.models import Cell, Grid, PlaybookVersion, Verdict
@@ -68,7 +69,9 @@ def apply(matter, user, playbook, capture, grid=None):
 
 
 def verdicts(run) -> dict[tuple[str, str], Verdict]:
-    """(document "base" or "amendment", column key) -> verdict."""
+    """(document "base" or "amendment", column key) -> verdict, as a reader sees them (decided
+    again if the grid has changed)."""
+    playbooks.run_refresh(run=run)
     base, amendment = (d.pk for d in run.grid.documents.order_by("pk"))
     names = {base: "base", amendment: "amendment"}
     return {(names[v.document_id], v.key): v for v in playbooks.verdicts_filtered(run=run)}
@@ -309,3 +312,70 @@ def test_claude_reads_a_position_in_words_with_a_verified_quotation(
     assert quote in words.quotation and words.citation == f"[{base.key}:{node.node_id}]"
     assert got["Governing Law"].verdict == "deviates"
     assert run.grid.llm_calls == 1 and run.grid.dollars > 0
+
+
+def test_verdicts_follow_a_refill_an_undone_review_and_an_amendment_link_when_read(
+    matter, owner, pair, playbook, django_capture_on_commit_callbacks
+):
+    """What the verdicts were decided from is checked when they are read: a refill (new cells,
+    same count), undoing a review that is not the latest, and linking an amendment each make
+    the next read decide again; an unchanged grid is not decided again."""
+    from legalnav.review import services
+
+    base, amendment = pair
+    run = apply(matter, owner, playbook, django_capture_on_commit_callbacks)
+    assert not playbooks.run_refresh(run=run)  # nothing changed since
+    law = Cell.objects.get(grid=run.grid, document=base, column__key="Governing Law")
+    expiry = Cell.objects.get(grid=run.grid, document=base, column__key="Expiration Date")
+    actions.cell_review(
+        matter=matter, user=owner, cell=law, status="corrected", value="Delaware", via="page"
+    )
+    actions.cell_review(matter=matter, user=owner, cell=expiry, status="confirmed", via="page")
+    assert verdicts(run)[("base", "Governing Law")].verdict == "meets"
+    # Undo the earlier review: the latest review time is unchanged, the verdict is not.
+    actions.cell_review(matter=matter, user=owner, cell=law, status="none", via="page")
+    assert verdicts(run)[("base", "Governing Law")].verdict == "deviates"
+    # A refill writes new cells (same count): the verdicts point at them.
+    before = verdicts(run)[("base", "Renewal Term")].cell_id
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.grid_requeue(grid=run.grid, refill=True)
+    assert verdicts(run)[("base", "Renewal Term")].cell_id != before
+    # The amendment unlinked: it is judged on its own row from then on.
+    Document.objects.filter(pk=amendment.pk).update(amends=None)
+    assert any(doc == "amendment" for doc, _ in verdicts(run))
+
+
+def test_columns_added_while_a_grid_fills_are_filled_before_it_is_done(
+    matter, owner, pair, monkeypatch
+):
+    """A playbook applied to a grid that is still filling adds columns its running job had not
+    read: the job fills them too before it ends."""
+    from legalnav.review import services
+    from legalnav.review.models import GridColumn
+
+    grid = services.grid_create(
+        matter=matter, user=owner, title="g", documents=list(pair),
+        columns=[ColumnSpec("Governing Law", "Which law governs?", "text")],
+    )  # fmt: skip
+    real = services._write_cells
+    added = []
+
+    def write_then_add(grid_, lease, document_id, new):  # type: ignore[no-untyped-def]
+        real(grid_, lease, document_id, new)
+        if not added:  # while the first document is being written, a column is added
+            added.append(
+                GridColumn.objects.create(
+                    grid=grid_,
+                    position=1,
+                    key="Anti-Assignment",
+                    question="May a party assign it?",
+                    type="yes_no",
+                )  # fmt: skip
+            )
+            Grid.objects.filter(pk=grid_.pk).update(cells_total=4)
+
+    monkeypatch.setattr(services, "_write_cells", write_then_add)
+    done = services.grid_fill(grid_id=grid.pk)
+    assert done.status == Grid.Status.DONE
+    assert Cell.objects.filter(grid=grid).count() == done.cells_done == 4
+    assert Cell.objects.filter(grid=grid, column=added[0]).count() == 2

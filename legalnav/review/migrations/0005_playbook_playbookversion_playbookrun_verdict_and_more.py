@@ -101,8 +101,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("decided_cells", models.IntegerField(default=-1)),
-                ("decided_review", models.DateTimeField(blank=True, null=True)),
+                ("decided_state", models.CharField(blank=True, max_length=64)),
                 ("decided_at", models.DateTimeField(blank=True, null=True)),
                 (
                     "created_by",
