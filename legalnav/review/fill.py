@@ -40,7 +40,14 @@ from pathlib import Path
 import numpy as np
 from django.conf import settings
 
-from legalnav.documents.parsing.values import Duration, Extracted, extract_dates, extractor_for
+from legalnav.documents.parsing.values import (
+    YEAR_ONLY,
+    Duration,
+    Extracted,
+    date_precision,
+    extract_dates,
+    extractor_for,
+)
 from legalnav.retrieval import topics
 from legalnav.retrieval.engine import Retriever, query_tokens
 from legalnav.retrieval.evidence import Unit, lexical_scores, split_units, unit_vectors
@@ -674,9 +681,10 @@ def dates_resolve(cells: list[Cell], fill_preset: Callable[[str], Cell | None]) 
     if effective is not None and effective.found and effective.typed is None and opening:
         if _OPENING_DATE_RX.search(quote):
             effective.typed = opening
-            effective.value = opening.isoformat()
+            # As much of the date as the Agreement Date has ("2000" of a blank form's date).
+            effective.value = agreement.value if agreement is not None else opening.isoformat()
             effective.reason = (
-                f"the agreement takes effect on the date it bears: {opening.isoformat()} "
+                f"the agreement takes effect on the date it bears: {effective.value} "
                 "(its Agreement Date)"
             )
     expiration = by_key.get("Expiration Date")
@@ -697,15 +705,44 @@ def dates_resolve(cells: list[Cell], fill_preset: Callable[[str], Cell | None]) 
         expiration.value = f"{shown} from the start (no start date found)"
         expiration.reason = "the term is stated as a period, and no start date was found"
         return
+    known, begun = _start_precision(expiration, start, said, effective, agreement)
+    months = {"year": 12, "month": 1}.get(term.unit)
+    if known != "day" and (months is None or (known == "year" and term.number * months % 12)):
+        # "90 days" from a month, or "18 months" from a year: the end is not known to the month.
+        expiration.value = f"{shown} from {begun}"
+        expiration.reason = f"the term runs {shown} from {begun} ({said}), which has no day"
+        return
     try:
         end = add_period(start, term)
     except (ValueError, OverflowError):  # "for 9000 years": past the calendar's last year
-        expiration.value = f"{shown} from {start.isoformat()}"
-        expiration.reason = f"{start.isoformat()} + {shown} falls past the year 9999"
+        expiration.value = f"{shown} from {begun}"
+        expiration.reason = f"{begun} + {shown} falls past the year 9999"
         return
     expiration.typed = end
-    expiration.value = end.isoformat()
-    expiration.reason = f"{start.isoformat()} + {shown} = {end.isoformat()} (start: {said})"
+    if known == "day":
+        expiration.value = end.isoformat()
+    elif known == "month":
+        expiration.value = f"{end:%B %Y}"
+    else:
+        expiration.value = f"{end.year}{YEAR_ONLY}"
+    shown_end = expiration.value.removesuffix(YEAR_ONLY)
+    expiration.reason = f"{begun} + {shown} = {shown_end} (start: {said})"
+
+
+def _start_precision(
+    expiration: Cell, start: dt.date, said: str, effective: Cell | None, agreement: Cell | None
+) -> tuple[str, str]:
+    """(how much of the term's start is known, the start as shown): "2000" of a form whose day
+    and month were left blank, "July 2017" of a date with no day, else the ISO date."""
+    source = {"the Effective Date": effective}.get(said, agreement)
+    if said == "the start the term names":
+        read = [d for d in extract_dates(_cell_quote(expiration)) if d.value == start]
+        display = read[0].display if read else start.isoformat()
+    else:
+        display = source.value if source is not None else start.isoformat()
+    known = date_precision(display)
+    shown = {"day": start.isoformat(), "month": f"{start:%B %Y}", "year": str(start.year)}[known]
+    return known, shown
 
 
 def _cell_quote(cell: Cell | None) -> str:

@@ -28,8 +28,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from legalnav.documents.parsing.values import (
+    YEAR_ONLY,
     Amount,
     Duration,
+    date_precision,
     extract_amount,
     extract_date,
     extract_duration,
@@ -253,19 +255,22 @@ def _typed_amount(facts: CellFacts) -> Amount | None:
     return got.value if got is not None else None  # type: ignore[return-value]
 
 
-def _typed_date(facts: CellFacts) -> tuple[dt.date | None, bool]:
-    """(the date, whether it has its day). A typed date of the filler always has one; a shown
-    value is read: "July 2017" has no day."""
+def _typed_date(facts: CellFacts) -> tuple[dt.date | None, str]:
+    """(the date, how much of it is known: "day", "month" or "year"). The shown value says how
+    much ("July 2017" has no day, "2000 (day and month left blank)" only a year) even where the
+    typed value, a calendar date, holds the first day of that month or year."""
+    if m := re.fullmatch(r"\s*(\d{4})" + re.escape(YEAR_ONLY) + r"\s*", facts.value):
+        return dt.date(int(m[1]), 1, 1), "year"
+    got = extract_date(facts.value)
+    shown = date_precision(got.display) if got is not None else "day"
     t = facts.typed
     if isinstance(t, dt.date):
-        return t, True
+        return t, shown
     if isinstance(t, str) and (d := parse_iso_date(t)) is not None:
-        return d, True
-    got = extract_date(facts.value)
+        return d, shown
     if got is None:
-        return None, False
-    # values.extract_date displays a date in ISO form exactly when it has its day.
-    return got.value, bool(re.fullmatch(r"\d{4}-\d{2}-\d{2}", got.display))  # type: ignore[return-value]
+        return None, "day"
+    return got.value, shown  # type: ignore[return-value]
 
 
 def _perpetual(facts: CellFacts) -> bool:
@@ -332,15 +337,24 @@ def _decide_date(rule: Rule, facts: CellFacts, shown: str) -> Decision:
         if rule.kind == "after":
             return Decision(MEETS, f"it runs until terminated, past {limit.isoformat()}")
         return Decision(DEVIATES, f"it runs until terminated, not ending by {limit.isoformat()}")
-    date, has_day = _typed_date(facts)
+    date, known = _typed_date(facts)
     if date is None:
         return Decision(REVIEW, f"'{shown[:200]}' is not a date that can be compared")
-    if not has_day and (date.year, date.month) == (limit.year, limit.month):
-        return Decision(REVIEW, f"'{shown[:200]}' has no day, and the limit falls in that month")
-    if not has_day:
+    if known == "year":
+        # Only its year: compared by year, which lies wholly on one side of the limit or not.
+        if date.year == limit.year:
+            return Decision(REVIEW, f"'{shown[:200]}' has only its year, that of the limit")
+        ok = date.year > limit.year if rule.kind == "after" else date.year < limit.year
+    elif known == "month":
         # Without its day, a date is compared by its month, which lies wholly on one side.
-        date = date.replace(day=1) if rule.kind == "after" else date.replace(day=28)
-    ok = date >= limit if rule.kind == "after" else date <= limit
+        if (date.year, date.month) == (limit.year, limit.month):
+            return Decision(
+                REVIEW, f"'{shown[:200]}' has no day, and the limit falls in that month"
+            )
+        month, at = (date.year, date.month), (limit.year, limit.month)
+        ok = month > at if rule.kind == "after" else month < at
+    else:
+        ok = date >= limit if rule.kind == "after" else date <= limit
     word = "on or after" if rule.kind == "after" else "on or before"
     if ok:
         return Decision(MEETS, f"{shown[:60]} is {word} {limit.isoformat()}")

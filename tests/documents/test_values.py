@@ -32,6 +32,24 @@ def test_dates(text, expected):
 def test_no_date_in_a_blank_or_a_bare_number():
     assert X.extract_date("this ____ day of ________, 20__") is None
     assert X.extract_date("Section 12.3 of the agreement") is None
+    assert X.extract_date("a fee of [* * *] 2010 units") is None  # a redaction, not a blank date
+
+
+@pytest.mark.parametrize(
+    "text, shown, known",
+    [
+        ("entered into on this ____ day of ___________, 2000, by", "2000", "year"),
+        ("dated as of ___________, 2015 (the", "2015", "year"),
+        ("effective as of [•], 2019", "2019", "year"),
+        ("effective January ___, 2015", "January 2015", "month"),
+        ("as of July 2017", "July 2017", "month"),
+        ("on July 4, 2017", "2017-07-04", "day"),
+    ],
+)
+def test_a_form_left_blank_gives_only_what_it_states(text, shown, known):
+    found = X.extract_date(text)
+    assert found is not None and found.display.startswith(shown)
+    assert X.date_precision(found.display) == known
 
 
 @pytest.mark.parametrize(

@@ -80,6 +80,34 @@ def test_an_effective_date_first_written_above_is_the_agreement_date():
     assert cells[1].value == "2018-10-30" and "Agreement Date" in cells[1].reason
 
 
+def test_a_start_with_only_its_year_gives_an_end_with_only_its_year():
+    blank = "2000 (day and month left blank)"
+    cells = [
+        _cell("Agreement Date", blank, dt.date(2000, 1, 1)),
+        _cell("Expiration Date", "10 years", Duration(10, "year"), "for ten (10) years"),
+    ]
+    fill.dates_resolve(cells, lambda key: None)
+    assert cells[1].value == "2010 (day and month left blank)"
+    assert cells[1].reason.startswith("2000 + 10 years = 2010 ")
+    # Eighteen months from a year, or 90 days from a month, is not known to the month: no date.
+    for start, value, term in [
+        (blank, "18 months", Duration(18, "month")),
+        ("July 2017", "90 days", Duration(90, "day")),
+    ]:
+        cells = [
+            _cell("Agreement Date", start, dt.date(2000, 1, 1)),
+            _cell("Expiration Date", value, term, "for the term"),
+        ]
+        fill.dates_resolve(cells, lambda key: None)
+        assert cells[1].value.startswith(f"{value} from ") and cells[1].typed == term
+    cells = [
+        _cell("Agreement Date", "July 2017", dt.date(2017, 7, 1)),
+        _cell("Expiration Date", "3 years", Duration(3, "year"), "for three years"),
+    ]
+    fill.dates_resolve(cells, lambda key: None)
+    assert cells[1].value == "July 2020"
+
+
 def test_no_start_no_invented_date():
     cells = [_cell("Expiration Date", "2 years", Duration(2, "year"), "for two (2) years")]
     fill.dates_resolve(cells, lambda key: None)

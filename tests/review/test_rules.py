@@ -82,6 +82,16 @@ def test_dates_compare_by_the_calendar_and_say_when_a_day_is_missing():
     assert verdict(rule, "date", "4 years from the start (no start date found)") == "review"
 
 
+def test_a_date_with_no_day_or_month_is_compared_by_what_it_says_not_by_its_typed_value():
+    # The filler types "July 2017" as its month's first day: the shown value says there is no day.
+    assert verdict({"after": "2017-07-15"}, "date", "July 2017", typed="2017-07-01") == "review"
+    assert verdict({"before": "2017-08-01"}, "date", "July 2017", typed="2017-07-01") == "meets"
+    blank = "2000 (day and month left blank)"
+    assert verdict({"after": "2012-01-01"}, "date", blank, typed="2000-01-01") == "deviates"
+    assert verdict({"before": "2001-01-01"}, "date", blank, typed="2000-01-01") == "meets"
+    assert verdict({"after": "2000-06-30"}, "date", blank, typed="2000-01-01") == "review"
+
+
 def test_amounts_compare_in_one_currency_only():
     assert verdict({"min": "USD 1,000,000"}, "amount", "USD 5,000,000") == "meets"
     assert verdict({"max": "$1 million"}, "amount", "$5 million") == "deviates"

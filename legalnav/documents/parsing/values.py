@@ -101,9 +101,18 @@ _DATE_PATTERNS = [
     re.compile(r"\b(?P<year>\d{4})-(?P<mnum>\d{1,2})-(?P<day>\d{1,2})\b"),
     # 1/31/2020, 01-31-20, 11/15/12 (US order: CUAD's contracts are US filings)
     re.compile(r"\b(?P<mnum>\d{1,2})[/.\-](?P<day>\d{1,2})[/.\-](?P<year>\d{4}|\d{2})\b"),
-    # January 2020 (a month without a day: shown as the month)
-    re.compile(_MONTH_RX + r",?\s+(?P<year>\d{4})\b", re.I),
+    # January 2020 (a month without a day: shown as the month); "January ___, 2020" (a form
+    # whose day was left blank) the same
+    re.compile(_MONTH_RX + r"(?:\s*_{2,}\s*)?,?\s+(?P<year>\d{4})\b", re.I),
+    # "this ____ day of ________, 2000", "dated as of [•], 2015": a form whose day and month were
+    # left blank has only its year (shown as such, never as a day)
+    re.compile(
+        r"(?:_{2,}|\[\s*[•●\s]*\])(?:[\s,]*(?:day\s+of\s+)?(?:_{2,}|\[\s*[•●\s]*\]))?"
+        r"\s*,?\s*(?P<year>(?:19|20)\d{2})\b",
+        re.I,
+    ),
 ]
+YEAR_ONLY = " (day and month left blank)"
 
 
 _FILING_STAMP_RX = re.compile(
@@ -130,23 +139,36 @@ def extract_dates(text: str) -> list[Extracted]:
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
             parts = m.groupdict()
-            month = _month_number(parts["month"]) if parts.get("month") else int(parts["mnum"] or 0)
+            if parts.get("month"):
+                month = _month_number(parts["month"])
+            else:
+                month = int(parts["mnum"]) if parts.get("mnum") else None
             year = int(parts["year"])
             if year < 100:
                 year += 2000 if year < 50 else 1900
             day = int(parts["day"]) if parts.get("day") else 1
             try:
-                value = dt.date(year, month or 0, day)
+                value = dt.date(year, 1 if month is None else month, day)
             except ValueError:
                 continue
-            if not 1900 <= year <= 2100:
+            if month == 0 or not 1900 <= year <= 2100:
                 continue
-            display = (
-                value.isoformat() if parts.get("day") else f"{value:%B %Y}"
-            )  # a month alone is not a day
+            # A month alone is not a day, nor a year alone a month.
+            if month is None:
+                display = f"{year}{YEAR_ONLY}"
+            else:
+                display = value.isoformat() if parts.get("day") else f"{value:%B %Y}"
             found.append(Extracted(value, display, m.start(), m.end()))
             taken.append((m.start(), m.end()))
     return sorted(found, key=lambda e: e.start)
+
+
+def date_precision(display: str) -> str:
+    """How much of a date ``extract_dates`` read, from its display: "day" (ISO), "month"
+    ("July 2017") or "year" ("2000 (day and month left blank)")."""
+    if display.endswith(YEAR_ONLY):
+        return "year"
+    return "day" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", display) else "month"
 
 
 def extract_date(text: str) -> Extracted | None:
