@@ -296,7 +296,7 @@ def cell_page(
 ) -> CellPage:
     """The grid's cells, document by document (by id), each in column order."""
     _, grid = _grid(user, matter_id, grid_id)
-    amended = selectors.amending_cells(grid=grid, documents=selectors.row_documents(grid))
+    amended = selectors.amending_cells(grid=grid)
     qs = selectors.cells_filtered(
         Cell.objects.filter(grid=grid)
         .select_related("column", "document")

@@ -273,7 +273,7 @@ def grid_export(
         user=user,
         action=AuditEvent.Action.EXPORTED,
         target=f"{fmt} of {_target(grid)}",
-        detail={"grid_id": grid.pk, "format": fmt, "bytes": len(out.data), "via": via},
+        detail={"grid_id": grid.pk, "format": fmt, "bytes": out.size, "via": via},
     )
     return out
 

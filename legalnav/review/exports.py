@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import csv
 import io
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import IO
 from urllib.parse import quote
 
 from django.template.loader import render_to_string
@@ -25,11 +27,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from legalnav.review import playbooks
-from legalnav.review.models import Cell, Grid, PlaybookRun
-from legalnav.review.selectors import grid_counts, grid_table
-
-if TYPE_CHECKING:
-    from openpyxl.cell.cell import Cell as XlsxCell
+from legalnav.review.models import Cell, Grid, GridColumn, PlaybookRun
+from legalnav.review.selectors import grid_counts, grid_pages, grid_table
 
 FORMATS = ("csv", "xlsx", "pdf")
 CONTENT_TYPES = {
@@ -40,11 +39,26 @@ CONTENT_TYPES = {
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
+# An export is written to a temporary file (kept in memory up to this size, on disk past it)
+# and sent from there in chunks: a 10,000-document grid is never held whole.
+SPOOL_BYTES = 8 * 1024 * 1024
+PAGE_ROWS = 500  # documents read per query while a spreadsheet is written
+
+
 @dataclass(frozen=True, slots=True)
 class Export:
-    data: bytes
+    file: IO[bytes]  # positioned at its start; the response sends and closes it
+    size: int
     filename: str
     content_type: str
+
+    @property
+    def data(self) -> bytes:
+        """The whole export (tests and small callers; the page streams ``file``)."""
+        self.file.seek(0)
+        data = self.file.read()
+        self.file.seek(0)
+        return data
 
 
 def cell_text(cell: Cell | None) -> str:
@@ -60,19 +74,27 @@ def cell_citations(cell: Cell | None) -> str:
     return "; ".join(q.get("citation", "") for q in cell.quotes if q.get("citation"))
 
 
-def grid_matrix(grid: Grid) -> tuple[list[str], list[list[str]]]:
-    """The header and rows every spreadsheet export writes."""
-    table = grid_table(grid=grid)
+def grid_header(columns: list[GridColumn]) -> list[str]:
     header = ["Document", "Title"]
-    for column in table.columns:
+    for column in columns:
         header += [column.key, f"{column.key} (citation)"]
-    rows = []
-    for row in table.rows:
-        line = [row.document.key, row.document.title]
-        for cell in row.cells:
-            line += [cell_text(cell), cell_citations(cell)]
-        rows.append(line)
-    return header, rows
+    return header
+
+
+def grid_lines(grid: Grid) -> Iterator[tuple[list[GridColumn], list[str]]]:
+    """(the columns, a row) for every row of the grid, read a page of documents at a time."""
+    for table in grid_pages(grid, PAGE_ROWS):
+        for row in table.rows:
+            line = [row.document.key, row.document.title]
+            for cell in row.cells:
+                line += [cell_text(cell), cell_citations(cell)]
+            yield table.columns, line
+
+
+def grid_matrix(grid: Grid) -> tuple[list[str], list[list[str]]]:
+    """The header and rows every spreadsheet export writes (whole: for small grids and tests)."""
+    columns = list(GridColumn.objects.filter(grid=grid).order_by("position"))
+    return grid_header(columns), [line for _, line in grid_lines(grid)]
 
 
 def _safe(value: str) -> str:
@@ -84,14 +106,28 @@ def _filename(grid: Grid, ext: str) -> str:
     return f"legalnav-grid-{grid.pk}-{name}.{ext}"
 
 
+def _spooled() -> IO[bytes]:
+    return tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 (sent, then closed)
+
+
+def grid_csv_file(grid: Grid) -> IO[bytes]:
+    """The CSV, written row by row into a spooled file."""
+    out = _spooled()
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="", write_through=True)
+    text.write("\ufeff")  # the BOM: Excel reads it as UTF-8
+    writer = csv.writer(text)
+    columns = list(GridColumn.objects.filter(grid=grid).order_by("position"))
+    writer.writerow([_safe(h) for h in grid_header(columns)])
+    for _, line in grid_lines(grid):
+        writer.writerow([_safe(v) for v in line])
+    text.detach()  # leaves ``out`` open
+    out.seek(0)
+    return out
+
+
 def grid_csv(grid: Grid) -> bytes:
-    header, rows = grid_matrix(grid)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([_safe(h) for h in header])
-    for row in rows:
-        writer.writerow([_safe(v) for v in row])
-    return ("\ufeff" + out.getvalue()).encode("utf-8")  # the BOM: Excel reads it as UTF-8
+    with grid_csv_file(grid) as out:
+        return out.read()
 
 
 REVIEW_STATES: dict[str, str] = {
@@ -117,91 +153,101 @@ def reader_url(base_url: str, document_id: int, node_ref: str = "") -> str:
     return f"{base_url.rstrip('/')}{path}{anchor}" if base_url else f"{path}{anchor}"
 
 
-def _xlsx_text(cell: XlsxCell, value: str) -> None:
-    cell.value = value[:_XLSX_MAX_CHARS]
-    cell.data_type = "s"  # never a formula, whatever the text starts with
+class _Sheet:
+    """A write-only sheet's rows (openpyxl's write-only mode: each row goes to disk as it is
+    appended), every value a string cell, never a formula, whatever the text starts with."""
+
+    def __init__(self, book, title: str, header: list[str]) -> None:  # type: ignore[no-untyped-def]
+        from openpyxl.styles import Alignment, Font
+
+        self.sheet = book.create_sheet(title)
+        self.wrap = Alignment(wrap_text=True, vertical="top")
+        self.bold = Font(bold=True)
+        self.link_font = Font(color="0563C1", underline="single")
+        self.header = header
+        self.rows = 0
+
+    def start(self) -> None:
+        """The header row (after the sheet's panes and widths are set: nothing else can be)."""
+        self.append([(h, "") for h in self.header], bold=True)
+
+    def append(self, values: list[tuple[str, str]], bold: bool = False) -> None:
+        """A row of (value, link) pairs; a link makes its cell a hyperlink to the reader."""
+        from openpyxl.cell import WriteOnlyCell
+
+        row = []
+        for value, link in values:
+            cell = WriteOnlyCell(self.sheet, value=value[:_XLSX_MAX_CHARS])
+            cell.data_type = "s"
+            cell.alignment = self.wrap
+            if bold:
+                cell.font = self.bold
+            elif link:
+                cell.hyperlink = link
+                cell.font = self.link_font
+            row.append(cell)
+        self.sheet.append(row)
+        self.rows += 1
+
+
+def grid_xlsx_file(grid: Grid, base_url: str = "") -> IO[bytes]:
+    """The XLSX, written in openpyxl's write-only mode a page of documents at a time into a
+    spooled file: the grid sheet, the quotations sheet, then the deviations sheet."""
+    from openpyxl import Workbook  # heavy: only when a spreadsheet is exported
+
+    book = Workbook(write_only=True)
+    columns = list(GridColumn.objects.filter(grid=grid).order_by("position"))
+    header = ["Document", "Title"]
+    for column in columns:
+        header += [column.key, f"{column.key} (citation)", f"{column.key} (review)"]
+    main = _Sheet(book, "Grid", header)
+    main.sheet.freeze_panes = "C2"
+    main.start()
+    quotes = _Sheet(
+        book,
+        "Quotations",
+        ["Document", "Column", "Value", "Quotation", "Provision", "Review", "Reader"],  # fmt: skip
+    )
+    quotes.sheet.freeze_panes = "A2"
+    for letter, width in zip("ABCDEFG", (10, 24, 30, 70, 18, 12, 40), strict=True):
+        quotes.sheet.column_dimensions[letter].width = width
+    quotes.start()
+    for table in grid_pages(grid, PAGE_ROWS):
+        for row in table.rows:
+            line = [
+                (row.document.key, reader_url(base_url, row.document.pk)),
+                (row.document.title, ""),
+            ]
+            for got in row.cells:
+                link = ""
+                if got is not None:
+                    link = reader_url(base_url, got.document_id, got.node_ref if got.found else "")
+                line += [
+                    (cell_text(got), link),
+                    (cell_citations(got), ""),
+                    (cell_review_state(got), ""),
+                ]
+            main.append(line)
+            for column, got in row.pairs:
+                if got is None or not got.found:
+                    continue
+                for q in got.quotes or [{"text": got.quotation, "citation": got.citation}]:
+                    if not q.get("text"):
+                        continue
+                    link = reader_url(base_url, got.document_id, q.get("node_id") or got.node_ref)
+                    values = [row.document.key, column.key, got.shown_value, q["text"],
+                              q.get("citation", "") or got.citation, cell_review_state(got)]  # fmt: skip
+                    quotes.append([(v, "") for v in values] + [(link, link)])
+    _deviations_sheet(book, grid, base_url)
+    out = _spooled()
+    book.save(out)
+    out.seek(0)
+    return out
 
 
 def grid_xlsx(grid: Grid, base_url: str = "") -> bytes:
-    from openpyxl import Workbook  # heavy: only when a spreadsheet is exported
-    from openpyxl.styles import Alignment, Font
-
-    table = grid_table(grid=grid)
-    wrap = Alignment(wrap_text=True, vertical="top")
-    bold = Font(bold=True)
-    link_font = Font(color="0563C1", underline="single")
-    book = Workbook()
-
-    sheet = book.active
-    sheet.title = "Grid"
-    header = ["Document", "Title"]
-    for column in table.columns:
-        header += [column.key, f"{column.key} (citation)", f"{column.key} (review)"]
-    for c, value in enumerate(header, start=1):
-        cell = sheet.cell(row=1, column=c)
-        _xlsx_text(cell, value)
-        cell.font, cell.alignment = bold, wrap
-    for r, row in enumerate(table.rows, start=2):
-        line: list[tuple[str, str]] = [
-            (row.document.key, reader_url(base_url, row.document.pk)),
-            (row.document.title, ""),
-        ]
-        for got in row.cells:
-            link = ""
-            if got is not None:
-                link = reader_url(base_url, got.document_id, got.node_ref if got.found else "")
-            line += [
-                (cell_text(got), link),
-                (cell_citations(got), ""),
-                (cell_review_state(got), ""),
-            ]
-        for c, (value, link) in enumerate(line, start=1):
-            cell = sheet.cell(row=r, column=c)
-            _xlsx_text(cell, value)
-            cell.alignment = wrap
-            if link:
-                cell.hyperlink = link
-                cell.font = link_font
-    sheet.freeze_panes = "C2"
-
-    quotes = book.create_sheet("Quotations")
-    header = ["Document", "Column", "Value", "Quotation", "Provision", "Review", "Reader"]
-    quotes.append(header)
-    for c in range(1, len(header) + 1):
-        quotes.cell(row=1, column=c).font = bold
-    r = 1
-    for row in table.rows:
-        for column, got in row.pairs:
-            if got is None or not got.found:
-                continue
-            for q in got.quotes or [{"text": got.quotation, "citation": got.citation}]:
-                if not q.get("text"):
-                    continue
-                r += 1
-                link = reader_url(base_url, got.document_id, q.get("node_id") or got.node_ref)
-                values = [
-                    row.document.key,
-                    column.key,
-                    got.shown_value,
-                    q["text"],
-                    q.get("citation", "") or got.citation,
-                    cell_review_state(got),
-                    link,
-                ]
-                for c, value in enumerate(values, start=1):
-                    cell = quotes.cell(row=r, column=c)
-                    _xlsx_text(cell, value)
-                    cell.alignment = wrap
-                reader = quotes.cell(row=r, column=len(values))
-                reader.hyperlink, reader.font = link, link_font
-    quotes.freeze_panes = "A2"
-    for letter, width in zip("ABCDEFG", (10, 24, 30, 70, 18, 12, 40), strict=True):
-        quotes.column_dimensions[letter].width = width
-    _deviations_sheet(book, grid, base_url)
-
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    with grid_xlsx_file(grid, base_url) as out:
+        return out.read()
 
 
 def _runs(grid: Grid) -> list[PlaybookRun]:
@@ -213,23 +259,18 @@ def _runs(grid: Grid) -> list[PlaybookRun]:
 
 
 def _deviations_sheet(book, grid: Grid, base_url: str) -> None:  # type: ignore[no-untyped-def]
-    from openpyxl.styles import Alignment, Font
-
     runs = _runs(grid)
     if not runs:
         return
-    sheet = book.create_sheet("Deviations")
-    header = ["Playbook", "Document", "Title", "Position", "Rule", "Severity", "Verdict",
-              "Value", "Why", "Quotation", "Provision", "Reader"]  # fmt: skip
-    sheet.append(header)
-    for c in range(1, len(header) + 1):
-        sheet.cell(row=1, column=c).font = Font(bold=True)
-    wrap = Alignment(wrap_text=True, vertical="top")
-    r = 1
+    sheet = _Sheet(
+        book, "Deviations", ["Playbook", "Document", "Title", "Position", "Rule", "Severity",
+                             "Verdict", "Value", "Why", "Quotation", "Provision", "Reader"],
+    )  # fmt: skip
+    sheet.sheet.freeze_panes = "A2"
+    sheet.start()
     for run in runs:
         positions = playbooks.positions_of(run.version.positions)
-        for v in playbooks.verdicts_filtered(run=run, verdict=""):
-            r += 1
+        for v in playbooks.verdicts_filtered(run=run, verdict="").iterator(chunk_size=PAGE_ROWS):
             node_ref = v.cell.node_ref if v.cell is not None and v.cell.found else ""
             link = reader_url(base_url, v.cell.document_id if v.cell else v.document_id, node_ref)
             values = [
@@ -244,15 +285,9 @@ def _deviations_sheet(book, grid: Grid, base_url: str) -> None:  # type: ignore[
                 v.reason,
                 v.quotation,
                 v.citation,
-                link,
             ]
-            for c, value in enumerate(values, start=1):
-                cell = sheet.cell(row=r, column=c)
-                _xlsx_text(cell, value)
-                cell.alignment = wrap
-            sheet.cell(row=r, column=len(values)).hyperlink = link
-    sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = f"A1:L{r}"
+            sheet.append([(value, "") for value in values] + [(link, link)])
+    sheet.sheet.auto_filter.ref = f"A1:L{sheet.rows}"
 
 
 def grid_memo_html(grid: Grid, user: object) -> str:
@@ -292,11 +327,15 @@ def grid_pdf(grid: Grid, user: object) -> bytes:
 def grid_export_render(*, grid: Grid, fmt: str, user: object, base_url: str = "") -> Export:
     """Render the export (nothing recorded: ``actions.grid_export`` audits it)."""
     if fmt == "csv":
-        data = grid_csv(grid)
+        out = grid_csv_file(grid)
     elif fmt == "xlsx":
-        data = grid_xlsx(grid, base_url)
+        out = grid_xlsx_file(grid, base_url)
     elif fmt == "pdf":
-        data = grid_pdf(grid, user)
+        out = _spooled()
+        out.write(grid_pdf(grid, user))
+        out.seek(0)
     else:
         raise ValueError(f"unknown export format {fmt!r}")
-    return Export(data=data, filename=_filename(grid, fmt), content_type=CONTENT_TYPES[fmt])
+    size = out.seek(0, io.SEEK_END)
+    out.seek(0)
+    return Export(out, size, _filename(grid, fmt), CONTENT_TYPES[fmt])

@@ -6,6 +6,7 @@ another matter's grid is "not found"."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,7 +114,6 @@ def cells_filtered(cells: QuerySet[Cell], which: str) -> QuerySet[Cell]:
 class TableRow:
     document: Document
     cells: list[Cell | None]  # one per column; None: not filled yet (or filtered out)
-    shown: bool = True  # False when the filter leaves none of its cells
     pairs: list[tuple[GridColumn, Cell | None]] = field(default_factory=list)
 
 
@@ -124,6 +124,23 @@ class GridTable:
     rows: list[TableRow] = field(default_factory=list)
     which: str = ""
     counts: dict[str, int] = field(default_factory=dict)
+    page: int = 1  # the page of rows shown (1-based)
+    per_page: int = 0  # rows a page holds; 0: every row on one page
+    total_rows: int = 0  # rows the filter leaves, over every page
+
+    @property
+    def pages(self) -> int:
+        if not self.per_page:
+            return 1
+        return max(1, -(-self.total_rows // self.per_page))
+
+    @property
+    def first_row(self) -> int:
+        return (self.page - 1) * self.per_page + 1 if self.rows else 0
+
+    @property
+    def last_row(self) -> int:
+        return self.first_row + len(self.rows) - 1 if self.rows else 0
 
     @property
     def done(self) -> bool:
@@ -150,13 +167,28 @@ def _stands(cell: Cell) -> bool:
     return cell.found and cell.confidence >= LOW_CONFIDENCE
 
 
-def amending_cells(*, grid: Grid, documents: list[Document]) -> dict[tuple[int, int], Cell]:
+def amendment_documents(grid: Grid) -> list[Document]:
+    """The grid's documents that amending_cells compares: its amendments of another of its
+    documents, and those documents (one query, whatever the grid's size)."""
+    in_grid = grid.rows.values("document_id")
+    amendments = Document.objects.filter(pk__in=in_grid, amends_id__in=in_grid)
+    return list(
+        Document.objects.filter(
+            Q(pk__in=amendments.values("pk")) | Q(pk__in=amendments.values("amends_id"))
+        ).defer("text")
+    )
+
+
+def amending_cells(
+    *, grid: Grid, documents: list[Document] | None = None
+) -> dict[tuple[int, int], Cell]:
     """(document id, column id) -> the cell of an amendment in the grid that changes that
     document's answer: the amendment answers the column and its value differs (or the amended
     document's does not answer it), firmly (``_stands``). Only term columns are compared: a
     column describing the document itself (``DOCUMENT_OWN_COLUMNS``) never is. The latest
     amendment (by effective date) wins. One query, none when the grid holds no amendment of
-    another of its documents."""
+    another of its documents. ``documents``: the grid's rows, else ``amendment_documents``."""
+    documents = amendment_documents(grid) if documents is None else documents
     ids = {d.pk for d in documents}
     amendments = [d for d in documents if d.amends_id and d.amends_id in ids]
     if not amendments:
@@ -181,40 +213,78 @@ def amending_cells(*, grid: Grid, documents: list[Document]) -> dict[tuple[int, 
     return out
 
 
-def grid_table(*, grid: Grid, which: str = "") -> GridTable:
-    """The grid as rows of cells in column order (five queries whatever its size). With a
-    filter, cells that do not match are left blank and rows with none are hidden. A cell that
-    an amendment in the grid changes carries that amendment's cell (``cell.amended_by``)."""
+ROWS_PER_PAGE = 50
+
+
+def grid_table(
+    *,
+    grid: Grid,
+    which: str = "",
+    page: object = 1,
+    per_page: int = 0,
+    amended: dict[tuple[int, int], Cell] | None = None,
+    counts: bool = True,
+) -> GridTable:
+    """The grid as rows of cells in column order, a page of rows at a time (``per_page`` rows;
+    0: every row). The filter is applied by the database: rows with none of its cells are not
+    on any page, and cells that do not match are left blank. A cell that an amendment in the grid
+    changes carries that amendment's cell (``cell.amended_by``). A handful of queries whatever
+    the grid's size; only the page's cells are read."""
     which = which if which in FILTERS else ""
     columns = list(GridColumn.objects.filter(grid=grid).order_by("position"))
-    documents = row_documents(grid)
-    amended = amending_cells(grid=grid, documents=documents)
-    cells = cells_filtered(Cell.objects.filter(grid=grid), which if which != "amended" else "")
+    amended = amending_cells(grid=grid) if amended is None else amended
+    rows = grid.rows.order_by("position")
+    if which == "amended":
+        rows = rows.filter(document_id__in={doc for doc, _ in amended})
+    elif which:
+        matching = cells_filtered(Cell.objects.filter(grid=grid), which)
+        rows = rows.filter(document_id__in=matching.values("document_id"))
+    table = GridTable(grid=grid, columns=columns, which=which, per_page=max(0, per_page))
+    table.total_rows = rows.count()
+    try:
+        table.page = min(max(1, int(str(page))), table.pages)
+    except (TypeError, ValueError):
+        table.page = 1
+    if per_page:
+        offset = (table.page - 1) * per_page
+        rows = rows[offset : offset + per_page]
+    order = list(rows.values_list("document_id", flat=True))
+    by_id = {d.pk: d for d in Document.objects.filter(pk__in=order).defer("text")}
+    documents = [by_id[i] for i in order if i in by_id]
+    cells = Cell.objects.filter(grid=grid, document_id__in=order).defer("snapshot")
+    cells = cells_filtered(cells, which if which != "amended" else "")
     at: dict[tuple[int, int], Cell] = {}
     for c in cells:
         c.amended_by = amended.get((c.document_id, c.column_id))  # type: ignore[attr-defined]
         if which != "amended" or c.amended_by is not None:  # type: ignore[attr-defined]
             at[(c.document_id, c.column_id)] = c
-    table = GridTable(grid=grid, columns=columns, which=which)
     for document in documents:
         row = [at.get((document.pk, col.pk)) for col in columns]
-        shown = not which or any(c is not None for c in row)
         table.rows.append(
-            TableRow(
-                document=document,
-                cells=row,
-                shown=shown,
-                pairs=list(zip(columns, row, strict=True)),
-            )
+            TableRow(document=document, cells=row, pairs=list(zip(columns, row, strict=True)))
         )
-    table.counts = grid_counts(grid=grid) | {"amended": len(amended)}
+    if counts:
+        table.counts = grid_counts(grid=grid) | {"amended": len(amended)}
     return table
 
 
+def grid_pages(grid: Grid, per_page: int = 500) -> Iterator[GridTable]:
+    """Every row of the grid, a page at a time (what an export writes without holding the whole
+    grid: a page's cells are read, written and let go)."""
+    amended = amending_cells(grid=grid)
+    page = 1
+    while True:
+        table = grid_table(grid=grid, page=page, per_page=per_page, amended=amended, counts=False)
+        if table.rows:
+            yield table
+        if table.page >= table.pages:
+            return
+        page += 1
+
+
 def grid_table_counts(*, grid: Grid) -> dict[str, int]:
-    """The counts above the table (``GridTable.counts``) without the table: two queries."""
-    amended = amending_cells(grid=grid, documents=row_documents(grid))
-    return grid_counts(grid=grid) | {"amended": len(amended)}
+    """The counts above the table (``GridTable.counts``) without the table."""
+    return grid_counts(grid=grid) | {"amended": len(amending_cells(grid=grid))}
 
 
 def row_documents(grid: Grid) -> list[Document]:
@@ -299,10 +369,7 @@ def cell_context(*, cell: Cell) -> CellContext:
         truncated = bool(snap.get("truncated"))
     elif node is not None:
         lines, truncated = provision_lines(node=node, patterns=patterns)  # type: ignore[arg-type]
-    documents = row_documents(cell.grid)
-    amended_by = amending_cells(grid=cell.grid, documents=documents).get(
-        (cell.document_id, cell.column_id)
-    )
+    amended_by = amending_cells(grid=cell.grid).get((cell.document_id, cell.column_id))
     return CellContext(
         cell=cell,
         node=node,

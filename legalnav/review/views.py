@@ -11,7 +11,7 @@ from typing import cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
@@ -133,8 +133,12 @@ def saved_column_add(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     return HttpResponseRedirect(reverse("grid-new", args=[matter.pk]), status=303)
 
 
-def _grid_context(matter: Matter, grid: Grid, which: str, **extra: object) -> dict[str, object]:
-    table = selectors.grid_table(grid=grid, which=which)
+def _grid_context(
+    matter: Matter, grid: Grid, which: str, page: object = 1, **extra: object
+) -> dict[str, object]:
+    table = selectors.grid_table(
+        grid=grid, which=which, page=page, per_page=selectors.ROWS_PER_PAGE
+    )
     return {
         "matter": matter,
         "grid": grid,
@@ -152,7 +156,7 @@ def grid_detail(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpR
     stalled (a poll of a grid nobody is working on sweeps it at once)."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     grid = selectors.grid_poll(grid=selectors.grid_get(matter=matter, grid_id=grid_id))
-    context = _grid_context(matter, grid, request.GET.get("show", ""))
+    context = _grid_context(matter, grid, request.GET.get("show", ""), request.GET.get("page", 1))
     if request.htmx and request.htmx.target == "grid-live":
         response = render(request, "review/grid.html#grid_live", context)
         done = context["table"].done  # type: ignore[attr-defined]
@@ -173,7 +177,9 @@ def _after_action(
             messages.success(request, message)
         return HttpResponseRedirect(reverse("grid-detail", args=[matter.pk, grid.pk]), status=303)
     grid.refresh_from_db()
-    context = _grid_context(matter, grid, "", notice=notice, message=message)
+    # The page (and filter) the action was taken on, when the form says so.
+    show, page = request.GET.get("show", ""), request.GET.get("page", 1)
+    context = _grid_context(matter, grid, show, page, notice=notice, message=message)
     template = "review/grid.html#grid_live" if request.htmx else "review/grid.html"
     return render(request, template, context, status=status)
 
@@ -318,6 +324,7 @@ def grid_export(request: HtmxHttpRequest, matter_id: int, grid_id: int, fmt: str
         )
         refused["Retry-After"] = str(exc.decision.retry_after)
         return refused
-    response = HttpResponse(out.data, content_type=out.content_type)
-    response["Content-Disposition"] = f'attachment; filename="{out.filename}"'
-    return response
+    # Sent from its spooled file in chunks, and the file closed after.
+    return FileResponse(
+        out.file, as_attachment=True, filename=out.filename, content_type=out.content_type
+    )

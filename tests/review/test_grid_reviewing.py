@@ -300,7 +300,7 @@ def test_the_xlsx_has_quotations_links_to_the_reader_and_review_states(
     client.force_login(owner)
     response = client.post(reverse("grid-export", args=[matter.pk, grid.pk, "xlsx"]))
     assert response.status_code == 200
-    book = load_workbook(io.BytesIO(response.content))
+    book = load_workbook(io.BytesIO(response.getvalue()))
     assert book.sheetnames == ["Grid", "Quotations"]
 
     sheet = book["Grid"]

@@ -231,7 +231,7 @@ def test_exports_read_back(client, grid, owner):
 
     response = client.post(reverse("grid-export", args=[m, g, "csv"]))
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))
     assert rows[0] == [
         "Document", "Title",
         "Governing Law", "Governing Law (citation)",
@@ -245,7 +245,7 @@ def test_exports_read_back(client, grid, owner):
     assert rows[1][4] == "'=HYPERLINK(1)"  # a formula is written as text
 
     response = client.post(reverse("grid-export", args=[m, g, "xlsx"]))
-    book = load_workbook(io.BytesIO(response.content))
+    book = load_workbook(io.BytesIO(response.getvalue()))
     sheet = book.active
     values = [[c.value for c in row] for row in sheet.iter_rows()]
     assert values[0][2] == "Governing Law" and values[1][2] == rows[1][2]
@@ -253,8 +253,9 @@ def test_exports_read_back(client, grid, owner):
     assert sheet.cell(row=2, column=5).data_type == "s"  # text, not a formula
 
     response = client.post(reverse("grid-export", args=[m, g, "pdf"]))
-    assert response.status_code == 200 and response.content.startswith(b"%PDF")
-    reader = PdfReader(io.BytesIO(response.content))
+    pdf = response.getvalue()  # a streamed response is read once
+    assert response.status_code == 200 and pdf.startswith(b"%PDF")
+    reader = PdfReader(io.BytesIO(pdf))
     text = " ".join(" ".join((p.extract_text() or "").split()) for p in reader.pages)
     for cell in cells.values():
         for q in cell.quotes:  # every quotation verbatim (word for word, spacing aside)
@@ -265,3 +266,86 @@ def test_exports_read_back(client, grid, owner):
         AuditEvent.objects.filter(action="exported").values_list("detail__format", flat=True)
     )
     assert formats == {"csv", "xlsx", "pdf"}
+
+
+def _grow(grid: Grid, n: int) -> None:
+    """``n`` more rows (documents with every cell written; every third not found), as a data
+    room's grid has: made in bulk, not filled, so the test is about the page alone."""
+    from legalnav.documents.models import Document
+    from legalnav.review.models import GridDocument
+
+    columns = list(grid.columns.order_by("position"))
+    start = grid.rows.count()
+    docs = Document.objects.bulk_create(
+        Document(
+            matter=grid.matter,
+            title=f"Contract {i:04d}",
+            original_filename=f"c{i}.txt",
+            sha256=f"{i:064d}",
+            status=Document.Status.INDEXED,
+            text="x",
+        )
+        for i in range(n)
+    )
+    GridDocument.objects.bulk_create(
+        GridDocument(grid=grid, document=d, position=start + i) for i, d in enumerate(docs)
+    )
+    Cell.objects.bulk_create(
+        Cell(
+            grid=grid,
+            column=c,
+            document=d,
+            status="done",
+            value=f"value {i}" if i % 3 else "not found",
+            found=bool(i % 3),
+            confidence=0.9,
+        )
+        for i, d in enumerate(docs)
+        for c in columns
+    )
+
+
+def test_a_large_grid_is_shown_a_page_of_rows_at_a_time(client, owner, grid):
+    _grow(grid, 119)  # 120 rows in all
+    client.force_login(owner)
+    url = reverse("grid-detail", args=[grid.matter_id, grid.pk])
+    first = client.get(url).content.decode()
+    assert "Documents 1–50 of 120" in first and "page 1 of 3" in first
+    assert first.count('<th scope="row"') == 50
+    assert "Contract 0048" in first and "Contract 0049" not in first
+    last = client.get(url, {"page": 3}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="grid-live")
+    body = last.content.decode()
+    assert "Documents 101–120 of 120" in body and body.count('<th scope="row"') == 20
+    assert "Contract 0118" in body and "Next →" not in body
+    # Past the last page, or not a number: the nearest page there is.
+    assert "Documents 101–120" in client.get(url, {"page": 99}).content.decode()
+    assert "Documents 1–50" in client.get(url, {"page": "x"}).content.decode()
+    # A filter is applied by the database, before paging: 40 of the new rows are not found.
+    nf = client.get(url, {"show": "not_found"}).content.decode()
+    rows = Cell.objects.filter(grid=grid, found=False).values("document_id").distinct().count()
+    assert 40 <= rows <= 41  # the 40 made so, and the first document's when a cell is not found
+    assert f"of {rows}</span>" in nf
+    assert "value " not in nf  # only the not-found cells of those rows are shown
+
+
+def test_an_export_of_a_grid_past_a_page_has_every_row_in_order(client, owner, grid):
+    from legalnav.review import exports
+
+    _grow(grid, exports.PAGE_ROWS * 2 + 10)  # three pages of documents to read
+    client.force_login(owner)
+    m, g = grid.matter_id, grid.pk
+    response = client.post(reverse("grid-export", args=[m, g, "csv"]))
+    assert response.streaming  # sent from its spooled file, a chunk at a time
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig"))))[1:]
+    titles = [r[1] for r in rows[1:]]
+    assert len(rows) == grid.rows.count() == exports.PAGE_ROWS * 2 + 11
+    assert titles == [f"Contract {i:04d}" for i in range(exports.PAGE_ROWS * 2 + 10)]
+    assert rows[-1][2] == f"value {exports.PAGE_ROWS * 2 + 9}"
+    book = load_workbook(
+        io.BytesIO(client.post(reverse("grid-export", args=[m, g, "xlsx"])).getvalue())
+    )
+    sheet = book["Grid"]
+    assert sheet.max_row == len(rows) + 1 and sheet.freeze_panes == "C2"
+    assert sheet.cell(row=sheet.max_row, column=2).value == titles[-1]
+    event = AuditEvent.objects.filter(action=AuditEvent.Action.EXPORTED).latest("id")
+    assert event.detail["bytes"] > 0 and event.detail["format"] == "xlsx"

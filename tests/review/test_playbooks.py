@@ -226,7 +226,7 @@ def test_the_deviations_page_and_the_exports_carry_each_verdict_and_quotation(
     assert "Expiration Date" in only_low and "Minnesota is none" not in only_low
 
     xlsx = client.post(reverse("grid-export", args=[matter.pk, run.grid.pk, "xlsx"]))
-    book = load_workbook(io.BytesIO(xlsx.content))
+    book = load_workbook(io.BytesIO(xlsx.getvalue()))
     rows = list(book["Deviations"].iter_rows(values_only=True))
     assert rows[0][:8] == (
         "Playbook", "Document", "Title", "Position", "Rule", "Severity", "Verdict", "Value",
@@ -236,7 +236,8 @@ def test_the_deviations_page_and_the_exports_carry_each_verdict_and_quotation(
 
     pdf = client.post(reverse("grid-export", args=[matter.pk, run.grid.pk, "pdf"]))
     text = " ".join(
-        " ".join((p.extract_text() or "").split()) for p in PdfReader(io.BytesIO(pdf.content)).pages
+        " ".join((p.extract_text() or "").split())
+        for p in PdfReader(io.BytesIO(pdf.getvalue())).pages
     )
     assert "Deviations from US commercial v1" in text
     assert "1 of 1 deviate on Governing Law" in text
