@@ -318,6 +318,9 @@ JOB_MAX_ATTEMPTS = env_int("JOB_MAX_ATTEMPTS", 3, minimum=1)
 JOB_RETRY_BACKOFF = env_float("JOB_RETRY_BACKOFF", 1.0)  # seconds, doubled per attempt
 # A queued job nobody picked up for this long is sent again (its task was lost).
 JOB_QUEUED_STALE_SECONDS = env_int("JOB_QUEUED_STALE_SECONDS", 300, minimum=1)
+# A grid of more documents than this is filled in chunks of this many, each a job of its own
+# that any worker takes (review.services.grid_chunk_job); a smaller grid is one job.
+GRID_CHUNK_DOCUMENTS = env_int("GRID_CHUNK_DOCUMENTS", 50, minimum=1)
 JOB_SWEEP_SECONDS = env_int("JOB_SWEEP_SECONDS", 60, minimum=1)
 JOB_PUBLISH_RETRIES = env_int("JOB_PUBLISH_RETRIES", 2, minimum=0)
 CELERY_BEAT_SCHEDULE = {

@@ -92,6 +92,9 @@ class JobSpec:
     # Whether the sweeper restarts a job whose worker died (attempts permitting), or ends it as
     # ``abandoned`` at once for a person to resume (an evaluation run can take hours).
     requeue_abandoned: bool = True
+    # Dotted path of ``fn(row) -> bool``: whether a running job whose own lease has lapsed is
+    # still being worked on elsewhere (a grid whose chunks, jobs of their own, are filling it).
+    alive: str = ""
 
     def model_class(self) -> type[Model]:
         return apps.get_model(self.model)
@@ -125,6 +128,14 @@ SPECS: dict[str, JobSpec] = {
         task="legalnav.review.tasks.fill_grid",
         execute="legalnav.review.services.grid_fill_job",
         noun="Filling the grid",
+        alive="legalnav.review.services.grid_chunks_alive",
+    ),
+    "grid_chunk": JobSpec(
+        kind="grid_chunk",
+        model="review.GridChunk",
+        task="legalnav.review.tasks.fill_grid_chunk",
+        execute="legalnav.review.services.grid_chunk_job",
+        noun="Filling part of the grid",
     ),
     "evaluation": JobSpec(
         kind="evaluation",
@@ -459,7 +470,11 @@ def is_stale(spec: JobSpec, row: Any, *, now: datetime | None = None) -> bool:
     for longer than ``JOB_QUEUED_STALE_SECONDS`` without being picked up."""
     now = now or timezone.now()
     if row.status == spec.running:
-        return row.lease_expires_at is None or row.lease_expires_at < now
+        lapsed = row.lease_expires_at is None or row.lease_expires_at < now
+        if lapsed and spec.alive:
+            module, _, name = spec.alive.rpartition(".")
+            return not getattr(import_module(module), name)(row)
+        return lapsed
     if row.status == spec.queued:
         from legalnav.core import runner
 
@@ -759,5 +774,6 @@ def time_limits(kind: str) -> dict[str, int]:
         # A grid resumes where it stopped (cells are kept as each document finishes), so the
         # evaluation run's long limit fits it: 40 contracts x 41 columns is minutes, not hours.
         "grid": settings.TASK_SOFT_TIME_LIMIT_EVALUATION,
+        "grid_chunk": settings.TASK_SOFT_TIME_LIMIT_EVALUATION,
     }[kind]
     return {"soft_time_limit": soft, "time_limit": soft + settings.TASK_HARD_TIME_LIMIT_GRACE}

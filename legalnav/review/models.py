@@ -76,6 +76,44 @@ class Grid(models.Model):
         return min(100, round(100 * self.cells_done / self.cells_total))
 
 
+class GridChunk(models.Model):
+    """A run of a grid's rows filled as one job of its own (``services.grid_chunk_job``), so
+    that a large grid's filling is spread over every worker and a killed worker loses only its
+    lease on one chunk: the sweeper sends that chunk again, and the cells already written stay.
+    Rows are positions ``first`` <= position < ``last``."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Filling"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    grid = models.ForeignKey(Grid, on_delete=models.CASCADE, related_name="chunks")
+    first = models.PositiveIntegerField()
+    last = models.PositiveIntegerField()
+    columns = models.PositiveIntegerField(default=0)  # the grid's columns when it was planned
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    error_code = models.CharField(max_length=30, blank=True)
+    error_message = models.TextField(blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)  # documents it could not fill, and why
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["grid_id", "first"]
+        indexes = [models.Index(fields=["grid", "status"])]
+
+    def __str__(self) -> str:
+        return f"G{self.grid_id} rows {self.first}-{self.last - 1}"
+
+
 class GridDocument(models.Model):
     """A row of the grid: a document, in the order the grid shows it."""
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from legalnav.answers import snapshots
@@ -41,7 +42,7 @@ from legalnav.review import claude
 from legalnav.review.columns import ANSWER_TYPES, column_from_request
 from legalnav.review.fill import Cell as FilledCell
 from legalnav.review.fill import fill_document
-from legalnav.review.models import Cell, Grid, GridColumn, GridDocument, SavedColumn
+from legalnav.review.models import Cell, Grid, GridChunk, GridColumn, GridDocument, SavedColumn
 
 logger = logging.getLogger(__name__)
 GRID = "grid"
@@ -401,25 +402,189 @@ def cell_row(
 
 def grid_fill_job(grid_id: int, owner: str, reraise: tuple[type[BaseException], ...] = ()) -> str:
     """The job: claim the grid for ``owner``, fill its missing cells a document at a time, and
-    end it done or failed. Safe to run twice: every write is conditional on the lease."""
+    end it done or failed. Safe to run twice: every write is conditional on the lease. A grid of
+    more than ``GRID_CHUNK_DOCUMENTS`` documents is handed to chunks instead (``_fan_out``)."""
     spec = jobs.spec_for(GRID)
     lease = jobs.job_claim(spec, grid_id, owner=owner)
     if isinstance(lease, jobs.Refusal):
         return lease.reason
     with jobs.guard(lease, reraise=reraise):
         grid = Grid.objects.select_related("matter").get(pk=grid_id)
-        _fill_claimed(grid, lease)
+        if grid.rows.count() > settings.GRID_CHUNK_DOCUMENTS:
+            _fan_out(grid, lease)
+        else:
+            _fill_claimed(grid, lease)
     row = Grid.objects.filter(pk=grid_id).values_list("status", flat=True).first()
+    return row or "gone"
+
+
+# A grid's lease holder while its chunks fill it: no one worker holds the grid then; it is alive
+# while a chunk of it is open (``grid_chunks_alive``), and the last chunk to end settles it.
+FANOUT = "chunks"
+CHUNK = "grid_chunk"
+_OPEN_CHUNK = (GridChunk.Status.QUEUED, GridChunk.Status.RUNNING)
+
+
+def _fan_out(grid: Grid, lease: jobs.Lease) -> None:
+    """Hand the claimed grid to its chunks: plan them (runs of ``GRID_CHUNK_DOCUMENTS`` rows,
+    each a job any worker takes) unless it has some already (the sweeper re-queued a grid whose
+    chunks had all ended: it is settled from them)."""
+    with transaction.atomic():
+        if not lease.update(lease_owner=FANOUT, lease_expires_at=None):
+            raise jobs.JobLost(f"grid {grid.pk} is no longer held by {lease.owner}")
+        lease.lost = True  # the lease is the chunks' now: this worker's heartbeat stops
+        if not grid.chunks.exists():
+            _plan_chunks(grid)
+    grid_settle(grid.pk)
+
+
+def _plan_chunks(grid: Grid) -> None:
+    size = settings.GRID_CHUNK_DOCUMENTS
+    positions = list(grid.rows.order_by("position").values_list("position", flat=True))
+    columns = grid.columns.count()
+    chunks = GridChunk.objects.bulk_create(
+        GridChunk(
+            grid=grid,
+            first=positions[i],
+            last=positions[min(i + size, len(positions)) - 1] + 1,
+            columns=columns,
+        )
+        for i in range(0, len(positions), size)
+    )
+    for chunk in chunks:
+        jobs.enqueue_on_commit(CHUNK, chunk.pk)
+
+
+def grid_chunks_alive(grid: Grid) -> bool:
+    """Whether a fanned-out grid is still being filled: some chunk of it is open (a chunk whose
+    worker died is the sweeper's to send again, as a job of its own)."""
+    return grid.lease_owner == FANOUT and grid.chunks.filter(status__in=_OPEN_CHUNK).exists()
+
+
+def grid_settle(grid_id: int) -> str:
+    """End a fanned-out grid once no chunk of it is open: done, or failed with the first failed
+    chunk's reason (Resume fills what is missing); re-planned when columns were added while it
+    ran. Returns the grid's status ("" when it is not fanned out or a chunk is still open)."""
+    with transaction.atomic():
+        grid = (
+            Grid.objects.select_for_update()
+            .filter(pk=grid_id, status=Grid.Status.RUNNING, lease_owner=FANOUT)
+            .first()
+        )
+        if grid is None:
+            return ""
+        chunks = list(grid.chunks.all())
+        if any(c.status in _OPEN_CHUNK for c in chunks):
+            return ""
+        done = [c for c in chunks if c.status == GridChunk.Status.DONE]
+        if len(done) == len(chunks) and max((c.columns for c in chunks), default=0) < (
+            grid.columns.count()
+        ):
+            # Columns were added while it ran (a playbook applied to this grid): fill them too.
+            grid.chunks.all().delete()
+            _plan_chunks(grid)
+            return ""
+        skipped = ", ".join(c.note for c in chunks if c.note)
+        fields: dict[str, Any] = {
+            "lease_owner": "",
+            "lease_expires_at": None,
+            "cells_done": Cell.objects.filter(grid=grid).count(),
+            "note": (
+                f"Not filled, since not indexed when the grid ran: {skipped}. Resume once they "
+                "are indexed."
+                if skipped
+                else ""
+            ),
+            "updated_at": timezone.now(),
+        }
+        ended = next((c for c in chunks if c.status != GridChunk.Status.DONE), None)
+        if ended is None:
+            fields |= {"status": Grid.Status.DONE, "finished_at": timezone.now()}
+        else:
+            fields |= {
+                "status": Grid.Status.FAILED,
+                "error_code": ended.error_code or "chunk",
+                "error_message": ended.error_message
+                or f"Part of the grid ({ended}) did not finish; Resume fills what is missing.",
+            }
+        Grid.objects.filter(pk=grid.pk).update(**fields)
+        return str(fields["status"])
+
+
+def grid_chunk_job(chunk_id: int, owner: str, reraise: tuple[type[BaseException], ...] = ()) -> str:
+    """The job of one chunk: claim it, fill its rows' missing cells as the grid's own job does,
+    end it, and settle the grid if it was the last chunk open."""
+    lease = jobs.job_claim(jobs.spec_for(CHUNK), chunk_id, owner=owner)
+    if isinstance(lease, jobs.Refusal):
+        return lease.reason
+    grid_id = GridChunk.objects.filter(pk=chunk_id).values_list("grid_id", flat=True).first()
+    with jobs.guard(lease, reraise=reraise):
+        chunk = GridChunk.objects.get(pk=chunk_id)
+        grid = Grid.objects.select_related("matter").get(pk=chunk.grid_id)
+        if grid.status != Grid.Status.RUNNING or grid.lease_owner != FANOUT:
+            lease.update(
+                status=GridChunk.Status.CANCELLED,
+                lease_owner="",
+                lease_expires_at=None,
+                error_message="The grid was stopped before this part of it was filled.",
+            )
+        else:
+            columns = list(grid.columns.order_by("position"))
+            lease.update(columns=len(columns))
+            rows = list(
+                grid.rows.filter(position__gte=chunk.first, position__lt=chunk.last)
+                .order_by("position")
+                .values_list("document_id", flat=True)
+            )
+            skipped = _fill_rows(grid, lease, rows, columns)
+            if skipped is not None:
+                lease.finish(note=", ".join(skipped)[:4000], finished_at=timezone.now())
+    if grid_id is not None:
+        grid_settle(grid_id)
+    row = GridChunk.objects.filter(pk=chunk_id).values_list("status", flat=True).first()
     return row or "gone"
 
 
 def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
     columns = list(grid.columns.order_by("position"))
-    wanted = {c.pk: column_from_request(c.key, c.question, c.type) for c in columns}
     rows = list(grid.rows.order_by("position").values_list("document_id", flat=True))
+    skipped = _fill_rows(grid, lease, rows, columns)
+    if skipped is None:
+        return  # failed, with its reason
+    if GridColumn.objects.filter(grid=grid).exclude(pk__in=[c.pk for c in columns]).exists():
+        # Columns were added while it ran (a playbook applied to this grid): fill them too,
+        # only the cells still missing, before the grid says it is done.
+        _fill_claimed(grid, lease)
+        return
+    note = ""
+    if skipped:
+        note = (
+            "Not filled, since not indexed when the grid ran: "
+            + ", ".join(skipped)
+            + ". Resume once they are indexed."
+        )
+    lease.finish(
+        cells_done=Cell.objects.filter(grid=grid).count(), note=note, finished_at=timezone.now()
+    )
+
+
+def _spent(grid: Grid, usage: claude.Usage) -> None:
+    """Add one document's Claude calls to the grid's totals (chunks add theirs side by side)."""
+    if usage.calls:
+        Grid.objects.filter(pk=grid.pk).update(
+            llm_calls=F("llm_calls") + usage.calls, dollars=F("dollars") + usage.dollars
+        )
+
+
+def _fill_rows(
+    grid: Grid, lease: jobs.Lease, rows: list[int], columns: list[GridColumn]
+) -> list[str] | None:
+    """Fill the missing cells of ``rows`` (document ids) under ``lease`` (the grid's, or one of
+    its chunks'), a document at a time. Returns the documents it could not fill (not indexed),
+    or None when it failed the lease with the reason (no API key, a spending cap, Claude)."""
+    wanted = {c.pk: column_from_request(c.key, c.question, c.type) for c in columns}
     skipped: list[str] = []
     provider = None
-    usage = claude.Usage(calls=grid.llm_calls, dollars=grid.dollars, user_id=grid.created_by_id)
     if grid.mode == Grid.Mode.CLAUDE:
         provider = get_provider()
         if provider is None:
@@ -428,15 +593,15 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
                 "make an offline grid, or resume once the key is set.",
                 "llm",
             )
-            return
+            return None
+    have_all: dict[int, set[int]] = {}
+    for document_id, column_id in Cell.objects.filter(grid=grid, document_id__in=rows).values_list(
+        "document_id", "column_id"
+    ):
+        have_all.setdefault(document_id, set()).add(column_id)
     for document_id in rows:
         lease.check()
-        have = set(
-            Cell.objects.filter(grid=grid, document_id=document_id).values_list(
-                "column_id", flat=True
-            )
-        )
-        todo = [c for c in columns if c.pk not in have]
+        todo = [c for c in columns if c.pk not in have_all.get(document_id, set())]
         if not todo:
             continue
         document = Document.objects.filter(pk=document_id).first()
@@ -454,10 +619,8 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
                     f"{capped.message} The grid stopped before {document.key}; its cells are "
                     "kept, and Resume goes on once the cap allows.",
                     "spend_capped",
-                    llm_calls=usage.calls,
-                    dollars=usage.dollars,
                 )
-                return
+                return None
         # The slow part, outside any transaction: retrieval over the document and the filler.
         retriever = document_retriever(document)
         filled = fill_document(
@@ -466,6 +629,7 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
         provisions = _Provisions(document)
         fallbacks: dict[str, str] = {}
         if provider is not None:
+            usage = claude.Usage(user_id=grid.created_by_id)
             try:
                 by_claude = claude.fill_document_claude(
                     document=document,
@@ -479,16 +643,15 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
                     usage=usage,
                 )
             except LLMError as exc:
+                _spent(grid, usage)
                 lease.fail(
                     f"Claude could not be reached while filling {document.key} ({exc}); the "
                     "cells written so far are kept. Resume to go on.",
                     "llm",
-                    llm_calls=usage.calls,
-                    dollars=usage.dollars,
                 )
-                return
+                return None
+            _spent(grid, usage)
             filled, fallbacks = by_claude.cells, by_claude.fallbacks
-            lease.update(llm_calls=usage.calls, dollars=usage.dollars)
         new = [
             cell_row(grid=grid, column=c, document=document, filled=f, provisions=provisions)
             for c, f in zip(todo, filled, strict=True)
@@ -498,38 +661,26 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
                 row.searched = (f"{fallbacks[c.key]}; {OFFLINE_SHOWN}. {row.searched}")[:4000]
         lease.check()
         _write_cells(grid, lease, document_id, new)
-    if GridColumn.objects.filter(grid=grid).exclude(pk__in=wanted).exists():
-        # Columns were added while it ran (a playbook applied to this grid): fill them too,
-        # only the cells still missing, before the grid says it is done.
-        grid.refresh_from_db(fields=["llm_calls", "dollars"])
-        _fill_claimed(grid, lease)
-        return
-    note = ""
-    if skipped:
-        note = (
-            "Not filled, since not indexed when the grid ran: "
-            + ", ".join(skipped)
-            + ". Resume once they are indexed."
-        )
-    lease.finish(
-        cells_done=Cell.objects.filter(grid=grid).count(), note=note, finished_at=timezone.now()
-    )
+    return skipped
 
 
 def _write_cells(grid: Grid, lease: jobs.Lease, document_id: int, new: list[Cell]) -> None:
-    """One document's cells, in a short transaction while this worker still holds the grid;
-    a cell that exists meanwhile (reviewed, or written by a worker that took over) is kept."""
+    """One document's cells, in a short transaction while this worker still holds the grid (or
+    its chunk); a cell that exists meanwhile (reviewed, or written by a worker that took over)
+    is kept. The grid's count of cells goes up by those written, not by a recount."""
     with transaction.atomic():
         if not lease.mine().select_for_update().exists():
             lease.lost = True
-            raise jobs.JobLost(f"grid {grid.pk} is no longer held by {lease.owner}")
+            raise jobs.JobLost(f"{lease.spec.kind} {lease.pk} is no longer held by {lease.owner}")
         have = set(
             Cell.objects.filter(grid=grid, document_id=document_id).values_list(
                 "column_id", flat=True
             )
         )
-        Cell.objects.bulk_create([c for c in new if c.column_id not in have])
-        lease.update(cells_done=Cell.objects.filter(grid=grid).count())
+        written = Cell.objects.bulk_create([c for c in new if c.column_id not in have])
+        Grid.objects.filter(pk=grid.pk).update(
+            cells_done=F("cells_done") + len(written), updated_at=timezone.now()
+        )
 
 
 def grid_fill(*, grid_id: int, owner: str | None = None) -> Grid | None:
@@ -550,6 +701,12 @@ def grid_requeue(*, grid: Grid, refill: bool = False) -> bool:
         locked = Grid.objects.select_for_update().filter(pk=grid.pk).first()
         if locked is None:
             return False
+        if locked.status in (Grid.Status.QUEUED, Grid.Status.RUNNING) and not jobs.is_stale(
+            spec, locked
+        ):
+            return False  # being filled (by its chunks, say): nothing to resume
+        # A fresh plan: the chunks of the last run have ended (cancelling a grid ends them).
+        GridChunk.objects.filter(grid=grid).exclude(status__in=_OPEN_CHUNK).delete()
         if locked.status == Grid.Status.DONE:
             # A finished grid resumes only when it lacks cells (a playbook added columns).
             if not refill and Cell.objects.filter(grid=grid).count() >= locked.cells_total:
@@ -575,8 +732,14 @@ def grid_requeue(*, grid: Grid, refill: bool = False) -> bool:
 
 
 def grid_cancel(*, grid: Grid, by: str = "") -> bool:
-    """Stop a queued or running grid; the cells it wrote are kept. False when it had ended."""
-    return jobs.job_cancel(jobs.spec_for(GRID), grid.pk, by=by)
+    """Stop a queued or running grid, and its chunks; the cells written are kept. False when it
+    had ended."""
+    with transaction.atomic():
+        if not jobs.job_cancel(jobs.spec_for(GRID), grid.pk, by=by):
+            return False
+        for chunk in GridChunk.objects.filter(grid=grid, status__in=_OPEN_CHUNK):
+            jobs.job_cancel(jobs.spec_for(CHUNK), chunk.pk, by=by)
+    return True
 
 
 # --- reviewing cells, saving columns -------------------------------------------------------------

@@ -12,3 +12,8 @@ from legalnav.core.jobs import run_celery_job, time_limits
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, **time_limits("grid"))
 def fill_grid(self, grid_id: int) -> dict[str, object]:  # type: ignore[no-untyped-def]
     return run_celery_job(self, "grid", grid_id)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, **time_limits("grid_chunk"))
+def fill_grid_chunk(self, chunk_id: int) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    return run_celery_job(self, "grid_chunk", chunk_id)

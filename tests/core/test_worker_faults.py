@@ -282,6 +282,81 @@ def test_a_worker_killed_mid_grid_is_finished_by_another_and_keeps_the_cells(
             second.stop()
 
 
+def test_a_grid_in_chunks_whose_worker_dies_mid_chunk_loses_only_that_chunks_lease(
+    matter, tmp_path, redis_url, replay, settings
+):
+    """A grid filled in chunks of one document on real workers: the worker dies waiting on the
+    second chunk's Claude call; beat's sweeper sends that chunk (not the grid) again, a new
+    worker fills it, and the last chunk settles the grid, with the first chunk's cell kept."""
+    import json
+
+    from legalnav.review import services as grids
+    from legalnav.review.models import Cell, Grid, GridChunk
+
+    base, amendment = index_bioamber_pair(matter)
+    law = Node.objects.get(document=base, text__contains="13.2 Governing Law")
+    quote = "governed by and construed in accordance with the laws of the State of Minnesota"
+    answer = {"cells": [{"key": "Governing Law", "found": True, "value": "Minnesota",
+                         "quote": quote, "node": law.node_id, "confidence": 0.9}]}  # fmt: skip
+    none_found = {"cells": [{"key": "Governing Law", "found": False}]}
+    replay.queue(
+        message(json.dumps(answer), input_tokens=900, output_tokens=40),
+        slow(message(json.dumps(none_found), input_tokens=10, output_tokens=2)),
+        message(json.dumps(none_found), input_tokens=800, output_tokens=20),
+    )
+    settings.ANTHROPIC_API_KEY = "test-key"
+    grid = grids.grid_create(
+        matter=matter,
+        user=None,
+        title="Chunked",
+        columns=grids.columns_check(
+            [grids.ColumnSpec("Governing Law", "Which law governs this agreement?", "text")]
+        ),
+        documents=[base, amendment],
+        mode="claude",
+    )
+    env = child_env(
+        REDIS_URL=redis_url,
+        ANTHROPIC_API_KEY="test-key",
+        ANTHROPIC_BASE_URL=replay.url,
+        LLM_MAX_ATTEMPTS="1",
+        JOB_LEASE_SECONDS="6",
+        JOB_SWEEP_SECONDS="1",
+        GRID_CHUNK_DOCUMENTS="1",
+    )
+    first = start_worker(tmp_path, env, name="first")
+    second = None
+    try:
+        send(redis_url, "legalnav.review.tasks.fill_grid", grid.pk)
+        wait_until(
+            lambda: len(replay.requests) >= 2, timeout=120, what="the second call", logs=[first]
+        )
+        grid.refresh_from_db()
+        assert grid.status == "running" and grid.lease_owner == grids.FANOUT
+        assert grid.cells_done == 1  # the first chunk's cell
+        first.kill_group()
+        second = start_worker(tmp_path, env, name="second", beat=True)
+
+        def finished() -> bool:
+            grid.refresh_from_db()
+            return grid.status not in ("queued", "running")
+
+        wait_until(finished, timeout=120, what="the sweeper and the new worker", logs=[second])
+        assert grid.status == Grid.Status.DONE, grid.error_message
+        assert grid.attempts == 1 and grid.cells_done == 2  # the grid itself never restarted
+        chunks = list(GridChunk.objects.filter(grid=grid))
+        assert [c.status for c in chunks] == ["done", "done"]
+        assert [c.attempts for c in chunks] == [1, 2]  # only the dead worker's chunk again
+        kept = Cell.objects.get(grid=grid, document=base)
+        assert kept.value == "Minnesota" and kept.verdict == "verified"
+        assert len(replay.requests) == 3  # the base document was not asked again
+        assert grid.llm_calls >= 2
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
+
+
 def test_redis_down_gives_a_clear_503_and_nothing_is_lost(matter, tmp_path):
     from tests.procs import start_redis as redis_again
 
