@@ -47,7 +47,7 @@ class GridCreateBody(BaseModel):
     )
     columns: list[GridColumnIn] = Field(default_factory=list, max_length=60)
     document_ids: list[Id] | None = Field(
-        default=None, max_length=200, description="Indexed documents of the matter; null: all."
+        default=None, max_length=10_000, description="Indexed documents of the matter; null: all."
     )
     mode: Literal["offline", "claude"] = "offline"
 

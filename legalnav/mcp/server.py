@@ -345,7 +345,7 @@ def _grid_tools(server: MCPServer, call: Caller) -> None:
         matter_id: MatterId,
         columns: Annotated[list[grids.GridColumnIn], Field(max_length=60)] = [],  # noqa: B006
         preset: Literal["cuad"] | None = None,
-        document_ids: Annotated[list[int] | None, Field(max_length=200)] = None,
+        document_ids: Annotated[list[int] | None, Field(max_length=10_000)] = None,
         title: Annotated[str, Field(max_length=200)] = "",
         mode: Literal["offline", "claude"] = "offline",
     ) -> grids.GridOut:
@@ -424,7 +424,7 @@ def _playbook_tools(server: MCPServer, call: Caller) -> None:
         ctx: Context,
         matter_id: MatterId,
         playbook_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
-        document_ids: Annotated[list[int] | None, Field(max_length=200)] = None,
+        document_ids: Annotated[list[int] | None, Field(max_length=10_000)] = None,
         grid_id: Annotated[int | None, Field(ge=1, le=2**63 - 1)] = None,
         mode: Literal["offline", "claude"] = "offline",
     ) -> playbooks.RunOut:

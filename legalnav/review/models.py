@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from legalnav.documents.models import Document, Node
 from legalnav.matters.models import Matter
@@ -61,6 +62,10 @@ class Grid(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When the current run began and the cells it found written: the pace it fills at since,
+    # for the time left (``eta_seconds``).
+    started_at = models.DateTimeField(null=True, blank=True)
+    started_cells = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -74,6 +79,18 @@ class Grid(models.Model):
         if not self.cells_total:
             return 100 if self.status == self.Status.DONE else 0
         return min(100, round(100 * self.cells_done / self.cells_total))
+
+    @property
+    def eta_seconds(self) -> int | None:
+        """The time left at the pace of the current run, once it has filled a few cells for a
+        few seconds; None before that, and once the grid is not filling."""
+        if self.status != self.Status.RUNNING or self.started_at is None:
+            return None
+        filled = self.cells_done - self.started_cells
+        elapsed = (timezone.now() - self.started_at).total_seconds()
+        if filled < 1 or elapsed < 3:
+            return None
+        return max(0, round(elapsed / filled * max(0, self.cells_total - self.cells_done)))
 
 
 class GridChunk(models.Model):

@@ -19,7 +19,7 @@ from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
 from legalnav.matters.models import Matter
 from legalnav.review.columns import CUAD_COLUMNS, Column
-from legalnav.review.models import LOW_CONFIDENCE, Cell, Grid, GridColumn, SavedColumn
+from legalnav.review.models import LOW_CONFIDENCE, Cell, Grid, GridChunk, GridColumn, SavedColumn
 
 FILTERS = {
     "": "All cells",
@@ -280,6 +280,25 @@ def grid_pages(grid: Grid, per_page: int = 500) -> Iterator[GridTable]:
         if table.page >= table.pages:
             return
         page += 1
+
+
+def chunk_counts(grid: Grid) -> dict[str, int]:
+    """How many of a fanned-out grid's chunks are in each state (empty: filled as one job)."""
+    got = GridChunk.objects.filter(grid=grid).values_list("status").annotate(n=Count("id"))
+    counts = {str(status): int(n) for status, n in got}
+    return counts | {"all": sum(counts.values())} if counts else {}
+
+
+def eta_text(seconds: int | None) -> str:
+    """'about 3 minutes left', from ``Grid.eta_seconds``; blank when there is no estimate."""
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return "less than a minute left"
+    minutes = round(seconds / 60)
+    if minutes < 90:
+        return f"about {minutes} minute{'s' if minutes != 1 else ''} left"
+    return f"about {minutes // 60} h {minutes % 60:02d} min left"
 
 
 def grid_table_counts(*, grid: Grid) -> dict[str, int]:

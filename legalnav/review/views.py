@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -50,6 +51,7 @@ def _form_context(
         "types": ANSWER_TYPES,
         "own_rows": form.own_rows(),
         "modes": Grid.Mode.choices,
+        "chars_per_token": services.CHARS_PER_TOKEN,
         **extra,
     }
 
@@ -143,6 +145,11 @@ def _grid_context(
         "matter": matter,
         "grid": grid,
         "table": table,
+        "chunks": selectors.chunk_counts(grid),
+        "chunk_documents": settings.GRID_CHUNK_DOCUMENTS,
+        # A data room's grid fills for minutes: its page asks less often.
+        "poll_seconds": 2 if table.total_rows <= selectors.ROWS_PER_PAGE * 4 else 5,
+        "eta": selectors.eta_text(grid.eta_seconds),
         "filters": selectors.FILTERS,
         "formats": FORMATS,
         **extra,

@@ -125,3 +125,30 @@ def test_a_failed_chunk_fails_the_grid_with_its_reason_once_the_others_end(matte
     assert grid.status == Grid.Status.FAILED and grid.error_code == "llm"
     assert "Claude could not be reached" in grid.error_message
     assert Cell.objects.filter(grid=grid).count() == 2  # the second chunk's cells are kept
+
+
+def test_the_page_shows_the_parts_and_the_time_left_while_the_chunks_fill(
+    client, matter, owner, pair
+):
+    from django.urls import reverse
+
+    from legalnav.review.selectors import eta_text
+
+    grid = _create(matter, owner)
+    lease = jobs.job_claim(jobs.spec_for("grid"), grid.pk, owner="coordinator")
+    services._fan_out(Grid.objects.get(pk=grid.pk), lease)
+    first = GridChunk.objects.filter(grid=grid).first()
+    services.grid_chunk_job(first.pk, "worker-a")
+    # The run began 30 s ago and has filled 2 of 4 cells since: 30 s more at that pace.
+    Grid.objects.filter(pk=grid.pk).update(
+        started_at=timezone.now() - timedelta(seconds=30), started_cells=0
+    )
+    grid.refresh_from_db()
+    assert 29 <= grid.eta_seconds <= 31
+    client.force_login(owner)
+    page = client.get(reverse("grid-detail", args=[matter.pk, grid.pk])).content.decode()
+    assert "Filled in 2 parts of up to 1 documents" in page
+    assert "1 done, 0 filling, 1 waiting" in page
+    assert "less than a minute left" in page
+    assert eta_text(150) == "about 2 minutes left" and eta_text(7200) == "about 2 h 00 min left"
+    assert eta_text(None) == ""

@@ -388,3 +388,22 @@ def test_a_cells_panel_shows_its_provision_as_it_was_when_filled(
     panel = client.get(url).content.decode()
     assert "This provision is no longer in the document" in panel
     assert "State of Minnesota" in panel
+
+
+@pytest.mark.django_db
+def test_a_data_rooms_estimate_reckons_tokens_from_length(matter, owner, pair, monkeypatch):
+    """Past EXACT_TOKENS_UP_TO documents the tokens are reckoned from each text's length (one
+    query), and the estimate says so; below it they are counted, and the two agree roughly."""
+    documents = list(pair)
+    counted = services.grid_estimate(documents=documents, columns=COLUMNS)
+    monkeypatch.setattr(services, "EXACT_TOKENS_UP_TO", 1)
+    reckoned = services.grid_estimate(documents=documents, columns=COLUMNS)
+    assert counted["token_basis"] == "counted" and reckoned["token_basis"] == "length"
+    exact = services.document_tokens(documents[:1])  # still counted: one document
+    length = {d.pk: round(len(d.text) / services.CHARS_PER_TOKEN) for d in documents}
+    assert services.document_tokens(documents) == length
+    base = documents[0].pk
+    assert abs(length[base] - exact[base]) / exact[base] < 0.25
+    a = reckoned["claude"]["inject"]["tokens"]["total"]
+    b = counted["claude"]["inject"]["tokens"]["total"]
+    assert abs(a - b) / b < 0.25
