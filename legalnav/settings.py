@@ -312,6 +312,8 @@ CELERY_BROKER_CONNECTION_TIMEOUT = env_float("CELERY_BROKER_CONNECTION_TIMEOUT",
 TASK_RUNNER = env_str("TASK_RUNNER", "celery" if REDIS_URL else "thread")
 if TASK_RUNNER not in ("celery", "thread", "inline"):
     raise ImproperlyConfigured("TASK_RUNNER must be celery, thread or inline")
+# Threads each web process (uvicorn worker) serves its sync views on (core.uploads).
+WEB_THREADS = env_int("WEB_THREADS", 16, minimum=1)
 JOB_LEASE_SECONDS = env_int("JOB_LEASE_SECONDS", 120, minimum=2)  # renewed every third of it
 JOB_HEARTBEAT = env_bool("JOB_HEARTBEAT", default=True)
 JOB_MAX_ATTEMPTS = env_int("JOB_MAX_ATTEMPTS", 3, minimum=1)

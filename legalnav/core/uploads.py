@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import RequestAborted
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile, StopUpload
 from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.base import BaseHandler
+from django.db import close_old_connections
 from django.http import HttpRequest
 
 _REFUSAL = "_legalnav_upload_refused"
@@ -169,6 +173,33 @@ class BoundedASGIHandler(ASGIHandler):
     checks (``DATA_UPLOAD_MAX_MEMORY_SIZE``) and the multipart parser see it; Django would
     otherwise read such a body as empty, or read it whole into memory through ``request.body``.
     """
+
+    def __init__(self) -> None:
+        super().__init__()
+        # Django runs a sync view of an ASGI request on the one thread that every sync call of
+        # the process shares (``thread_sensitive``), so a process served its pages one after
+        # another: 50 reviewers queued behind each other. Every view here is sync, so the
+        # request goes through the sync middleware chain on a pool of ``WEB_THREADS`` threads
+        # instead, as a threaded WSGI server would run it.
+        self._threaded = BaseHandler()
+        self._threaded.load_middleware(is_async=False)
+        self._pool = ThreadPoolExecutor(
+            max_workers=settings.WEB_THREADS, thread_name_prefix="legalnav-view"
+        )
+
+    async def get_response_async(self, request: HttpRequest) -> Any:
+        return await sync_to_async(self._respond, thread_sensitive=False, executor=self._pool)(
+            request
+        )
+
+    def _respond(self, request: HttpRequest) -> Any:
+        # The pool thread's own database connection: checked before (a dropped or too old one
+        # is replaced) and given back after, as the request signals do for a WSGI thread.
+        close_old_connections()
+        try:
+            return self._threaded.get_response(request)
+        finally:
+            close_old_connections()
 
     async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         # One handler serves concurrent requests: per-request state rides on the receive wrapper.
