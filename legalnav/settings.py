@@ -143,6 +143,17 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0),
     )
 }
+# PostgreSQL connections pooled per process (psycopg's pool): DB_POOL_SIZE connections at
+# most, shared by a web process's view threads or a worker's tasks; 0 (the default) opens one a
+# request as before. Not with DB_CONN_MAX_AGE (Django refuses the two together).
+DB_POOL_SIZE = env_int("DB_POOL_SIZE", 0, minimum=0)
+if DB_POOL_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL_SIZE,
+        "timeout": env_float("DB_POOL_TIMEOUT", 10.0),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite cannot create its file in a folder that does not exist (a fresh clone has no var/).
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)

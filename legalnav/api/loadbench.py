@@ -186,6 +186,7 @@ class Stack:
             env["DATABASE_URL"] = f"sqlite:///{self.folder / 'bench.sqlite3'}"
         else:
             env["DATABASE_URL"] = database_url
+            env.setdefault("DB_POOL_SIZE", "8")  # as docker/compose.yml runs it
             env["REDIS_URL"] = redis_url
             env["CELERY_QUEUE"] = f"bench-{port}"
         self.env = env
