@@ -136,8 +136,9 @@ def _wait(check: Any, timeout: float, what: str) -> None:
 class Stack:
     """A running legalnav, its database and what it needs; ``env`` is what its processes see."""
 
-    def __init__(self, setup: str, folder: Path, say: Any) -> None:
+    def __init__(self, setup: str, folder: Path, say: Any, workers: int = 2) -> None:
         self.setup, self.folder, self.say = setup, folder, say
+        self.worker_count = workers
         self.procs: list[Proc] = []
         self.workers: list[Proc] = []
         self.url = ""
@@ -204,7 +205,7 @@ class Stack:
             )
             self.procs.append(web)
         else:
-            for i in range(2):
+            for i in range(self.worker_count):
                 args = [
                     sys.executable, "-m", "celery", "-A", "legalnav", "worker", "--pool=prefork",
                     "--concurrency=1", "--loglevel=WARNING", f"--hostname=bench{i}@%h",

@@ -1,0 +1,26 @@
+"""bench_dataroom's data room: CUAD and EDGAR texts repeated under new names reach N documents,
+each a document of its own (not recorded as a copy), all indexed, with a member to drive it."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import authenticate
+
+from legalnav.api import dataroombench
+from legalnav.documents.models import Document, DocumentCopy
+
+pytestmark = pytest.mark.django_db
+
+
+def test_repeats_reach_n_documents_each_its_own_and_indexed():
+    world = dataroombench.prepare(documents=3, unique=2)
+    docs = list(Document.objects.filter(matter_id=world["matter"]).order_by("id"))
+    assert len(docs) == 3 and world["unique"] == 2
+    assert {d.status for d in docs} == {Document.Status.INDEXED}
+    first, _, repeat = docs
+    assert repeat.original_filename.endswith("(set 2).txt")
+    assert repeat.sha256 != first.sha256 and repeat.text.startswith(first.text.rstrip()[:200])
+    assert not DocumentCopy.objects.filter(document__matter_id=world["matter"]).exists()
+    assert authenticate(username=world["username"], password=dataroombench.PASSWORD)
+    names = [p.name for p in dataroombench.sources(0)]
+    assert len(names) == len(set(names)) >= 500  # CUAD's 408 and the EDGAR agreements
