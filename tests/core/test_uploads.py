@@ -213,6 +213,9 @@ def asgi_post(path: str, headers: list[tuple[bytes, bytes]], parts: Iterator[byt
     return {"status": start["status"], "body": body, "taken": taken}
 
 
+# Committed data: the handler serves the view on a thread of its pool, on a connection of
+# its own that would not see the test's open transaction.
+@pytest.mark.django_db(transaction=True)
 def test_a_2gb_chunked_upload_is_cut_at_the_request_bound_in_constant_memory(
     matter, api_owner, settings, upload_tmp
 ) -> None:
@@ -236,6 +239,9 @@ def test_a_2gb_chunked_upload_is_cut_at_the_request_bound_in_constant_memory(
     assert_nothing_kept(matter, settings, upload_tmp)
 
 
+# Committed data: the handler serves the view on a thread of its pool, on a connection of
+# its own that would not see the test's open transaction.
+@pytest.mark.django_db(transaction=True)
 def test_a_chunked_upload_within_the_limits_is_read_whole(
     matter, api_owner, settings, django_capture_on_commit_callbacks
 ) -> None:
