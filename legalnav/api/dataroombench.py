@@ -53,6 +53,7 @@ def prepare(documents: int, unique: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from legalnav.api.tokens import api_token_create
+    from legalnav.documents.models import Document
     from legalnav.documents.services import document_add, document_index
     from legalnav.matters.models import Matter, Membership
 
@@ -71,8 +72,12 @@ def prepare(documents: int, unique: int) -> dict[str, Any]:
             data += f"\n\nData room set {copy + 1}.\n".encode()
         document, _ = document_add(matter=matter, filename=name[:200], data=data, enqueue=False)
         document_index(document_id=document.pk)
+    states = Document.objects.filter(matter=matter).values_list("status", "error_message")
+    failed = [why for status, why in states if status != Document.Status.INDEXED]
     return {
         "matter": matter.pk,
+        "indexed": len(states) - len(failed),
+        "not_indexed": failed[:5],
         "username": user.get_username(),
         "token": api_token_create(user=user, name="bench")[1],
         "documents": documents,
@@ -155,7 +160,10 @@ def run(
             cwd=REPO, env=stack.env, check=True, capture_output=True, text=True,
         )  # fmt: skip
         world = json.loads(prep.stdout.strip().splitlines()[-1])
-        say(f"  indexed in {world['index_s']:.0f} s ({world['unique']} distinct texts)")
+        say(
+            f"  {world['indexed']} indexed in {world['index_s']:.0f} s ({world['unique']} distinct "
+            f"texts); not indexed: {world['not_indexed']}"
+        )
         matter = world["matter"]
         api = httpx.Client(
             base_url=stack.url, timeout=300, headers={"Authorization": f"Bearer {world['token']}"}
@@ -166,7 +174,7 @@ def run(
             f"/api/v1/matters/{matter}/grids",
             json={"title": "Data room", "preset": "cuad", "mode": "offline"},
         )
-        if made.status_code != 201:
+        if made.status_code not in (201, 202):
             raise RuntimeError(f"the grid was refused: {made.status_code} {made.text[:300]}")
         grid = made.json()["id"]
         page = _signed_in(stack.url, world["username"])
@@ -212,6 +220,7 @@ def run(
             "workers": workers,
             "documents": documents,
             "distinct_texts": world["unique"],
+            "indexed": world["indexed"],
             "index_s": world["index_s"],
             "status": state["status"],
             "error": state["error"],
