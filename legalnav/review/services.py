@@ -507,8 +507,10 @@ def grid_settle(grid_id: int) -> str:
         if any(c.status in _OPEN_CHUNK for c in chunks):
             return ""
         done = [c for c in chunks if c.status == GridChunk.Status.DONE]
-        if len(done) == len(chunks) and max((c.columns for c in chunks), default=0) < (
-            grid.columns.count()
+        if (
+            chunks
+            and len(done) == len(chunks)
+            and min((c.columns for c in chunks), default=0) < (grid.columns.count())
         ):
             # Columns were added while it ran (a playbook applied to this grid): fill them too.
             grid.chunks.all().delete()

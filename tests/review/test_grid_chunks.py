@@ -152,3 +152,24 @@ def test_the_page_shows_the_parts_and_the_time_left_while_the_chunks_fill(
     assert "less than a minute left" in page
     assert eta_text(150) == "about 2 minutes left" and eta_text(7200) == "about 2 h 00 min left"
     assert eta_text(None) == ""
+
+
+def test_a_column_added_while_the_chunks_run_is_filled_for_every_row(matter, owner, pair):
+    from legalnav.review.models import GridColumn
+
+    grid = _create(matter, owner)
+    lease = jobs.job_claim(jobs.spec_for("grid"), grid.pk, owner="coordinator")
+    services._fan_out(Grid.objects.get(pk=grid.pk), lease)
+    first, second = GridChunk.objects.filter(grid=grid)
+    services.grid_chunk_job(first.pk, "worker-a")  # the first row, two columns
+    GridColumn.objects.create(
+        grid=grid, position=2, key="Parties", question="Who are the parties?", type="party"
+    )  # a playbook applied meanwhile adds a column
+    services.grid_chunk_job(second.pk, "worker-b")  # the second row, three columns
+    grid.refresh_from_db()
+    assert grid.status == "running"  # settled into a new plan for the first row's new cell
+    for chunk in GridChunk.objects.filter(grid=grid, status="queued"):
+        services.grid_chunk_job(chunk.pk, "worker-c")
+    grid.refresh_from_db()
+    assert grid.status == Grid.Status.DONE
+    assert Cell.objects.filter(grid=grid).count() == 6  # every row has every column
