@@ -31,11 +31,10 @@ from typing import Any
 
 import httpx
 
-from legalnav.api.loadbench import REPO, Stack, _pct
+from legalnav.api.loadbench import PASSWORD, REPO, Stack, _pct, require_bench_stack, sign_in
 from legalnav.api.uploadbench import MemorySampler
 
 OPEN = ("queued", "running")
-PASSWORD = "bench-password"
 
 
 def sources(unique: int) -> list[Path]:
@@ -50,6 +49,7 @@ def sources(unique: int) -> list[Path]:
 def prepare(documents: int, unique: int) -> dict[str, Any]:
     """In the stack's database (this process's settings): a matter of ``documents`` indexed
     documents and a member with a password and an API token."""
+    require_bench_stack()
     from django.contrib.auth import get_user_model
 
     from legalnav.api.tokens import api_token_create
@@ -104,14 +104,7 @@ def _jobs(env: dict[str, str], grid: int) -> dict[str, Any]:
 
 def _signed_in(url: str, username: str) -> httpx.Client:
     client = httpx.Client(base_url=url, timeout=120)
-    form = client.get("/accounts/login/")
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)
-    assert token, "no CSRF token on the sign-in page"
-    client.post(
-        "/accounts/login/",
-        data={"username": username, "password": PASSWORD, "csrfmiddlewaretoken": token[1]},
-        headers={"Referer": url + "/accounts/login/"},
-    )
+    sign_in(client, url, username)
     return client
 
 

@@ -133,6 +133,38 @@ def _wait(check: Any, timeout: float, what: str) -> None:
     raise RuntimeError(f"timed out waiting for {what}")
 
 
+# The benchmarks' people sign in with this known password, so their accounts may only be made in
+# a database a Stack created for the run: the Stack sets this variable for its processes, and
+# ``--prepare`` refuses to run without it (never in a deployment's own database).
+BENCH_STACK_ENV = "LEGALNAV_BENCH_STACK"
+PASSWORD = "bench-password"
+
+
+def require_bench_stack() -> None:
+    """Refuse to make benchmark accounts outside a benchmark's own stack."""
+    if os.environ.get(BENCH_STACK_ENV) != "1":
+        raise RuntimeError(
+            f"--prepare makes users with a known password; it runs only inside a benchmark's "
+            f"own stack ({BENCH_STACK_ENV}=1), never against a deployment's database."
+        )
+
+
+def sign_in(client: httpx.Client, url: str, username: str) -> httpx.Response:
+    """Sign a benchmark user in on the sign-in page, as a browser would (CSRF token, Referer)."""
+    form = client.get(url + "/accounts/login/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)
+    if token is None:
+        raise RuntimeError("no CSRF token on the sign-in page")
+    done = client.post(
+        url + "/accounts/login/",
+        data={"username": username, "password": PASSWORD, "csrfmiddlewaretoken": token[1]},
+        headers={"Referer": url + "/accounts/login/"},
+    )
+    if done.status_code not in (200, 302):
+        raise RuntimeError(f"sign-in answered {done.status_code}")
+    return done
+
+
 class Stack:
     """A running legalnav, its database and what it needs; ``env`` is what its processes see."""
 
@@ -152,6 +184,7 @@ class Stack:
         }
         env.update(
             DJANGO_SETTINGS_MODULE="legalnav.settings",
+            **{BENCH_STACK_ENV: "1"},
             MEDIA_ROOT=str(self.folder / "media"),
             NAVINDEX_DIR=str(self.folder / "navindex"),
             INDEX_CACHE_DIR=str(REPO / "var" / "index-cache"),
@@ -236,6 +269,7 @@ class Stack:
 def prepare(users: int) -> dict[str, Any]:
     """In the stack's database (this process's settings): a matter with the demo pair indexed,
     and ``users`` members, each with a password and an API token."""
+    require_bench_stack()
     from django.contrib.auth import get_user_model
 
     from legalnav.api.tokens import api_token_create
@@ -261,7 +295,7 @@ def prepare(users: int) -> dict[str, Any]:
     people = []
     User = get_user_model()
     for i in range(users):
-        user = User.objects.create_user(f"bench{i}", password="bench-password")
+        user = User.objects.create_user(f"bench{i}", password=PASSWORD)
         Membership.objects.create(matter=matter, user=user, role=Membership.Role.EDITOR)
         people.append(
             {"username": user.username, "token": api_token_create(user=user, name="b")[1]}
@@ -308,22 +342,7 @@ class Reviewer(threading.Thread):
                 time.sleep(1 + self.rng.random())  # a reviewer reads before the next question
 
     def _login(self, page: httpx.Client) -> None:
-        form = self._get(page, "/accounts/login/", "page")
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.text)
-        assert token, "no CSRF token on the sign-in page"
-        done = self._post(
-            page,
-            "/accounts/login/",
-            "page",
-            data={
-                "username": self.who["username"],
-                "password": "bench-password",
-                "csrfmiddlewaretoken": token.group(1),
-            },
-            headers={"Referer": self.url + "/accounts/login/"},
-        )
-        if done.status_code not in (200, 302):
-            raise RuntimeError(f"sign-in answered {done.status_code}")
+        sign_in(page, self.url, self.who["username"])
 
     def _turn(self, page: httpx.Client, api: httpx.Client, turn: int) -> None:
         self._get(page, f"/matters/{self.matter}/", "page")

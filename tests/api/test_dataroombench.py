@@ -4,15 +4,17 @@ each a document of its own (not recorded as a copy), all indexed, with a member 
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
+from django.core.management import CommandError, call_command
 
-from legalnav.api import dataroombench
+from legalnav.api import dataroombench, loadbench
 from legalnav.documents.models import Document, DocumentCopy
 
 pytestmark = pytest.mark.django_db
 
 
-def test_repeats_reach_n_documents_each_its_own_and_indexed():
+def test_repeats_reach_n_documents_each_its_own_and_indexed(monkeypatch):
+    monkeypatch.setenv(loadbench.BENCH_STACK_ENV, "1")  # as inside the benchmark's own stack
     world = dataroombench.prepare(documents=3, unique=2)
     docs = list(Document.objects.filter(matter_id=world["matter"]).order_by("id"))
     assert len(docs) == 3 and world["unique"] == 2
@@ -24,3 +26,17 @@ def test_repeats_reach_n_documents_each_its_own_and_indexed():
     assert authenticate(username=world["username"], password=dataroombench.PASSWORD)
     names = [p.name for p in dataroombench.sources(0)]
     assert len(names) == len(set(names)) >= 500  # CUAD's 408 and the EDGAR agreements
+
+
+@pytest.mark.parametrize("command", ["bench_dataroom", "bench_load"])
+def test_prepare_refuses_outside_a_benchmark_stack(monkeypatch, command):
+    """--prepare makes accounts with a known password: never in a database a Stack did not make."""
+    monkeypatch.delenv(loadbench.BENCH_STACK_ENV, raising=False)
+    with pytest.raises(CommandError, match="known password"):
+        call_command(command, "--prepare", "2")
+    assert not get_user_model().objects.exists()
+
+
+def test_the_stack_marks_its_processes_as_a_benchmark_stack(tmp_path):
+    stack = loadbench.Stack("embedded", tmp_path, say=print)
+    assert stack._base_env()[loadbench.BENCH_STACK_ENV] == "1"

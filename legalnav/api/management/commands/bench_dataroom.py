@@ -40,7 +40,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **opts: Any) -> None:
         if opts["prepare"]:
-            world = dataroombench.prepare(int(opts["prepare"]), int(opts["unique"]))
+            try:
+                world = dataroombench.prepare(int(opts["prepare"]), int(opts["unique"]))
+            except RuntimeError as exc:
+                raise CommandError(str(exc)) from None
             self.stdout.write(json.dumps(world))
             return
         import logging

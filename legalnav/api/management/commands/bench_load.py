@@ -48,7 +48,11 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **opts: Any) -> None:
         if opts["prepare"]:
-            self.stdout.write(json.dumps(loadbench.prepare(int(opts["prepare"]))))
+            try:
+                world = loadbench.prepare(int(opts["prepare"]))
+            except RuntimeError as exc:
+                raise CommandError(str(exc)) from None
+            self.stdout.write(json.dumps(world))
             return
         import logging
 
