@@ -164,7 +164,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {
             "timeout": env_int("SQLITE_BUSY_TIMEOUT", 30, minimum=1),
             "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # secure_delete: a deleted row's bytes are overwritten, not left in free pages (a
+            # purge must leave no trace of a matter's text in the file).
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            "PRAGMA secure_delete=ON;",
         }
     )
     # A file (not :memory:) so that a Celery worker in another process sees the test database.

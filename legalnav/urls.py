@@ -27,6 +27,24 @@ urlpatterns = [
         name="member-remove",
     ),
     path("matters/<int:matter_id>/audit/", matters.matter_audit, name="matter-audit"),
+    path("matters/<int:matter_id>/life/", matters.matter_life, name="matter-life"),
+    path("matters/<int:matter_id>/close/", matters.matter_close, name="matter-close"),
+    path("matters/<int:matter_id>/reopen/", matters.matter_reopen, name="matter-reopen"),
+    path(
+        "matters/<int:matter_id>/retention/", matters.matter_retention, name="matter-retention-set"
+    ),
+    path(
+        "matters/<int:matter_id>/purge-request/",
+        matters.matter_purge_request,
+        name="matter-purge-request",
+    ),
+    path(
+        "matters/<int:matter_id>/purge-withdraw/",
+        matters.matter_purge_withdraw,
+        name="matter-purge-withdraw",
+    ),
+    path("matters/<int:matter_id>/purge/", matters.matter_purge, name="matter-purge"),
+    path("matters/retention/", matters.retention_list, name="matter-retention"),
     # A matter's documents, upload, and the reader.
     path("matters/<int:matter_id>/", documents.matter_detail, name="matter-detail"),
     path("matters/<int:matter_id>/upload/", documents.matter_upload, name="matter-upload"),

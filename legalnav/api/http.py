@@ -36,6 +36,7 @@ from pydantic_core import to_jsonable_python
 from legalnav.api.errors import ApiError, error_response
 from legalnav.api.tokens import TokenInvalid, api_token_authenticate, bearer_token
 from legalnav.core.uploads import files_left_out, upload_refusal
+from legalnav.matters.access import MatterClosed
 
 TOKEN_PAGE = "/settings/api-tokens/"
 UPLOAD_FIELD = "file"  # the file field of a document upload
@@ -240,6 +241,10 @@ def _forbidden(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
     return error_response(403, "forbidden", message)
 
 
+def _closed(request: HttpRequest, exc: MatterClosed) -> HttpResponse:
+    return error_response(409, "matter_closed", str(exc))
+
+
 def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
     return error_response(413, "too_large", "The request body is too large.")
 
@@ -256,6 +261,7 @@ HANDLERS: dict[type[Exception], Callable[[HttpRequest, Any], HttpResponse]] = {
     HttpError: _http_error,
     ValidationError: _invalid,
     Http404: _not_found,
+    MatterClosed: _closed,
     PermissionDenied: _forbidden,
     RequestDataTooBig: _too_large,
     TooManyFieldsSent: _unreadable,
@@ -274,12 +280,12 @@ STATUS_TEXT = {
     401: "No token, or an unknown, revoked or expired token",
     403: "Your role in the matter does not allow this, or the token is read-only",
     404: "No such item, or not in a matter you are a member of",
-    409: "Not in a state for this (not indexed yet; nothing to retry or cancel)",
+    409: "Not in a state for this (not indexed yet; nothing to retry or cancel; the matter is closed)",
     413: "The upload is over the size limit",
     415: "Unsupported content type or file type",
     422: "A parameter or field is not valid (the error names it)",
     429: "Over a rate limit or a spending cap; the error says which (see Retry-After)",
-    503: "The task queue is unavailable; what was sent is kept as failed (see Retry-After)",
+    503: "A service is unavailable: the task queue (what was sent is kept as failed; see Retry-After), or a store a purge must reach (run it again)",
 }
 
 TAGS = [

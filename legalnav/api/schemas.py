@@ -228,6 +228,18 @@ class MatterOut(BaseModel):
     indexed_count: int
     created_at: datetime
     updated_at: datetime
+    status: str = Field(
+        description="open; closed (read-only: questions, uploads and grids are refused with 409 "
+        "matter_closed); purged (its content destroyed)."
+    )
+    closed_at: datetime | None = None
+    retain_until: date | None = Field(
+        default=None, description="From this day the matter is due for purge."
+    )
+    purge_requested_at: datetime | None = Field(
+        default=None, description="An owner asked for the purge; staff confirm it."
+    )
+    purged_at: datetime | None = None
 
 
 class MatterPage(Paged):
@@ -439,3 +451,22 @@ class NavindexOut(BaseModel):
         default=None, description="Two-character key -> field name (the min form)."
     )
     content: dict[str, Any]
+
+
+class RetentionIn(BaseModel):
+    retain_until: date | None = Field(
+        description="The day from which the matter is due for purge; null clears it."
+    )
+
+
+class TypedNameIn(BaseModel):
+    name: str = Field(
+        min_length=1, max_length=200, description="The matter's name, typed to confirm."
+    )
+
+
+class PurgeOut(BaseModel):
+    matter_id: int
+    status: str
+    purged_at: datetime | None
+    removed: dict[str, int] = Field(description="What the purge removed, by kind.")

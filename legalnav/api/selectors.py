@@ -76,6 +76,11 @@ def _matter_out(matter: Matter, role: str) -> schemas.MatterOut:
         indexed_count=getattr(matter, "indexed_count", 0),
         created_at=matter.created_at,
         updated_at=matter.updated_at,
+        status=matter.status,
+        closed_at=matter.closed_at,
+        retain_until=matter.retain_until,
+        purge_requested_at=matter.purge_requested_at,
+        purged_at=matter.purged_at,
     )
 
 

@@ -30,7 +30,8 @@ from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract.archive import is_archive
 from legalnav.documents.services import DocumentRejected
 from legalnav.evaluation.models import EvaluationRun
-from legalnav.matters.access import Action
+from legalnav.matters import actions as matter_actions
+from legalnav.matters.access import Action, is_admin
 from legalnav.matters.models import Matter
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -335,3 +336,96 @@ def question_status(*, user: object, matter_id: object, query_id: object) -> Que
     if query is None:
         raise not_found("question in this matter")
     return query
+
+
+# --- a matter's life ----------------------------------------------------------------------------
+
+
+def _life(change: Callable[[], object]) -> None:
+    try:
+        change()
+    except matter_actions.MatterLifeError as exc:
+        raise ApiError(409, "matter_state", exc.message) from None
+
+
+def _matter_detail(user: object, matter: Matter) -> schemas.MatterOut:
+    from legalnav.api.selectors import matter_detail
+
+    return matter_detail(user=user, matter_id=matter.pk)
+
+
+@writes
+def matter_close(*, user: object, matter_id: object, via: str) -> schemas.MatterOut:
+    """Close the matter (owners): read-only from now on; 409 while work still runs in it."""
+    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
+    _life(lambda: matter_actions.matter_close(matter=matter, user=user, via=via))
+    return _matter_detail(user, matter)
+
+
+@writes
+def matter_reopen(*, user: object, matter_id: object, via: str) -> schemas.MatterOut:
+    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
+    _life(lambda: matter_actions.matter_reopen(matter=matter, user=user, via=via))
+    return _matter_detail(user, matter)
+
+
+@writes
+def matter_retention(
+    *, user: object, matter_id: object, body: schemas.RetentionIn, via: str
+) -> schemas.MatterOut:
+    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
+    _life(
+        lambda: matter_actions.matter_set_retention(
+            matter=matter, user=user, retain_until=body.retain_until, via=via
+        )
+    )
+    return _matter_detail(user, matter)
+
+
+@writes
+def matter_purge_request(
+    *, user: object, matter_id: object, body: schemas.TypedNameIn, via: str
+) -> schemas.MatterOut:
+    """An owner asks for the closed matter's purge, typing its name; staff confirm."""
+    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
+    _life(
+        lambda: matter_actions.matter_purge_request(
+            matter=matter, user=user, typed_name=body.name, via=via
+        )
+    )
+    return _matter_detail(user, matter)
+
+
+@writes
+def matter_purge_withdraw(*, user: object, matter_id: object, via: str) -> schemas.MatterOut:
+    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
+    _life(lambda: matter_actions.matter_purge_withdraw(matter=matter, user=user, via=via))
+    return _matter_detail(user, matter)
+
+
+@writes
+def matter_purge(
+    *, user: object, matter_id: object, body: schemas.TypedNameIn, via: str
+) -> schemas.PurgeOut:
+    """Staff confirm an owner's purge request, typing the matter's name. Staff need not be
+    members; anyone else gets what ``matter_access`` gives (404 for a non-member), then 403."""
+    if is_admin(user):
+        matter = Matter.objects.filter(pk=parse_id(matter_id, "matter")).first()
+        if matter is None:
+            raise not_found("matter")
+    else:
+        matter = matter_access(user=user, matter_id=matter_id, action=Action.VIEW)
+    removed: dict[str, int] = {}
+
+    def purge() -> None:
+        removed.update(
+            matter_actions.matter_purge(matter=matter, user=user, typed_name=body.name, via=via)
+        )
+
+    try:
+        _life(purge)
+    except matter_actions.PurgeFailed as exc:
+        raise ApiError(503, "purge_incomplete", str(exc)) from None
+    return schemas.PurgeOut(
+        matter_id=matter.pk, status=matter.status, purged_at=matter.purged_at, removed=removed
+    )

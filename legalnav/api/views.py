@@ -65,6 +65,74 @@ def matters_detail(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
     return selectors.matter_detail(user=request.auth, matter_id=matter_id)
 
 
+@api.post(
+    "/v1/matters/{matter_id}/close",
+    summary="Close the matter: read-only for everyone (owners; 409 while work still runs)",
+    tags=["matters"],
+    response={200: schemas.MatterOut, (401, 403, 404, 409): Err},
+)
+def matters_close(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
+    return services.matter_close(user=request.auth, matter_id=matter_id, via=VIA)
+
+
+@api.post(
+    "/v1/matters/{matter_id}/reopen",
+    summary="Reopen a closed matter (owners)",
+    tags=["matters"],
+    response={200: schemas.MatterOut, (401, 403, 404, 409): Err},
+)
+def matters_reopen(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
+    return services.matter_reopen(user=request.auth, matter_id=matter_id, via=VIA)
+
+
+@api.put(
+    "/v1/matters/{matter_id}/retention",
+    summary="Set or clear the day from which the matter is due for purge (owners)",
+    tags=["matters"],
+    response={200: schemas.MatterOut, (401, 403, 404, 409, 422): Err},
+)
+def matters_retention(
+    request: ApiRequest, matter_id: PathId, body: schemas.RetentionIn
+) -> schemas.MatterOut:
+    return services.matter_retention(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+
+
+@api.post(
+    "/v1/matters/{matter_id}/purge-request",
+    summary="Ask for a closed matter's purge, typing its name (owners); staff confirm it",
+    tags=["matters"],
+    response={200: schemas.MatterOut, (401, 403, 404, 409, 422): Err},
+)
+def matters_purge_request(
+    request: ApiRequest, matter_id: PathId, body: schemas.TypedNameIn
+) -> schemas.MatterOut:
+    return services.matter_purge_request(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+
+
+@api.delete(
+    "/v1/matters/{matter_id}/purge-request",
+    summary="Withdraw a purge request (owners)",
+    tags=["matters"],
+    response={200: schemas.MatterOut, (401, 403, 404, 409): Err},
+)
+def matters_purge_withdraw(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
+    return services.matter_purge_withdraw(user=request.auth, matter_id=matter_id, via=VIA)
+
+
+@api.post(
+    "/v1/matters/{matter_id}/purge",
+    summary="Purge the matter, confirming an owner's request and typing its name (staff): every "
+    "document, file, index, vector, answer, grid and memo of it is destroyed; the audit keeps "
+    "who and when",
+    tags=["matters"],
+    response={200: schemas.PurgeOut, (401, 403, 404, 409, 422, 503): Err},
+)
+def matters_purge(
+    request: ApiRequest, matter_id: PathId, body: schemas.TypedNameIn
+) -> schemas.PurgeOut:
+    return services.matter_purge(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+
+
 # --- documents --------------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -37,6 +38,7 @@ from legalnav.documents.models import (
     Document,
     DocumentCopy,
     Node,
+    document_upload_to,
 )
 from legalnav.documents.parsing import ParsedDocument, parse_document
 from legalnav.documents.parsing.amends import (
@@ -729,14 +731,49 @@ def _write_navindex_files(document: Document, out_dir: Path | None = None) -> li
     return written
 
 
-def document_delete(*, document: Document) -> None:
+def document_delete(*, document: Document, strict: bool = False) -> None:
+    """Delete a document and every trace of it: its clause rows (with the row), its navindex
+    files, its source file (unless another document shares it), and, through
+    ``signals.document_deleting``, its vectors and cached indexes. ``strict`` (a purge) makes a
+    store that cannot remove its vectors an error instead of a logged warning."""
     folder = navindex_dir(document.matter_id)
     key = document.key
     storage_name = document.source_file.name
     storage = document.source_file.storage
-    signals.document_deleting.send(sender=Document, document=document)  # its vectors go first
+    # Its vectors and cached indexes go first, while its text can still be read.
+    signals.document_deleting.send(sender=Document, document=document, strict=strict)
     document.delete()
     for suffix in (".index.json", ".full.json", ".index.min.json", ".full.min.json"):
         (folder / f"{key}{suffix}").unlink(missing_ok=True)
     if storage_name and not Document.objects.filter(source_file=storage_name).exists():
         storage.delete(storage_name)
+
+
+def matter_documents_purge(sender: object = None, *, matter: Matter) -> dict[str, int]:
+    """``matters.signals.matter_purging``: delete every document of the matter as
+    ``document_delete`` does (strictly), then its navindex folder and whatever is left in its
+    upload folder that no other matter's document uses. Idempotent."""
+    deleted = 0
+    for pk in list(Document.objects.filter(matter=matter).values_list("pk", flat=True)):
+        document = Document.objects.filter(pk=pk).first()
+        if document is not None:
+            document_delete(document=document, strict=True)
+            deleted += 1
+    files = 0
+    folder = navindex_dir(matter.pk)
+    if folder.exists():
+        files += sum(1 for p in folder.rglob("*") if p.is_file())
+        shutil.rmtree(folder)
+    uploads = Path(settings.MEDIA_ROOT) / document_upload_to(Document(matter_id=matter.pk), "")
+    if uploads.is_dir():
+        root = Path(settings.MEDIA_ROOT)
+        for path in sorted(uploads.rglob("*"), reverse=True):
+            name = path.relative_to(root).as_posix()
+            if path.is_file() and not Document.objects.filter(source_file=name).exists():
+                path.unlink()  # an upload of this matter's no document kept (a failed one)
+                files += 1
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        if not any(uploads.iterdir()):
+            uploads.rmdir()
+    return {"documents": deleted, "files_left_behind_removed": files}

@@ -44,6 +44,29 @@ ALLOWED: dict[str, frozenset[Action]] = {
 }
 
 
+# What a matter that is not open refuses: it is read-only for everyone, staff included. Owners
+# keep MANAGE (reopen, members, retention, purge) and everyone keeps VIEW (reading, exports).
+WRITES: frozenset[Action] = frozenset({Action.ASK, Action.EDIT})
+
+
+class MatterClosed(PermissionDenied):
+    """A question, upload, grid or other change refused because the matter is closed or purged.
+    Its message says so, and who can reopen it."""
+
+    def __init__(self, matter: Matter) -> None:
+        if matter.is_purged:
+            when = f" on {matter.purged_at:%d %B %Y}" if matter.purged_at else ""
+            message = f"This matter was purged{when}: its documents and work no longer exist."
+        else:
+            when = f" on {matter.closed_at:%d %B %Y}" if matter.closed_at else ""
+            message = (
+                f"This matter was closed{when} and is read-only: nothing can be asked, "
+                "uploaded or changed in it. An owner can reopen it."
+            )
+        super().__init__(message)
+        self.matter = matter
+
+
 def is_admin(user: object) -> bool:
     """Staff or superuser: the site's administrators. For matters this alone grants nothing (see
     ``staff_sees_all``); evaluation runs, which belong to no matter, use it directly."""
@@ -96,6 +119,8 @@ def require(*, user: object, matter: Matter, action: Action) -> str:
         raise PermissionDenied(
             f"Your role in this matter ({role}) does not allow this ({action.value})."
         )
+    if action in WRITES and not matter.is_open:
+        raise MatterClosed(matter)
     staff_view = role == "admin" and _member_role(user, matter) is None
     if staff_view:
         staff_access_record(user=user, matter=matter, action=action)

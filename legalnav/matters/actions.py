@@ -1,6 +1,6 @@
 """What a person can do to a matter itself, one function per action for every door (the pages,
-and the management commands that set matters up): open a matter, add a member, change a member's
-role, remove a member.
+the API and the management commands): open a matter, add a member, change a member's role, remove
+a member; close it, reopen it, set its retention date, ask for its purge and purge it.
 
 Each checks access, calls the one service in ``matters.services`` that changes the data, and
 writes the audit row in the same transaction, with ``via`` naming the door ("page", "api",
@@ -14,19 +14,34 @@ Refusals: ``PermissionDenied`` (or ``Http404`` for a non-member, exactly as ``ma
 
 from __future__ import annotations
 
+import logging
+from datetime import date
+from typing import Any
+
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from legalnav.matters import services
-from legalnav.matters.access import Action, require
+from legalnav.matters.access import Action, is_admin, require
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter, Membership
 from legalnav.matters.selectors import matter_named
-from legalnav.matters.services import MembershipError, RoleChange
+from legalnav.matters.services import MatterLifeError, MembershipError, RoleChange
+from legalnav.matters.signals import matter_purging
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
+    "MatterLifeError",
     "MembershipError",
+    "PurgeFailed",
+    "matter_close",
     "matter_open",
+    "matter_purge",
+    "matter_purge_request",
+    "matter_purge_withdraw",
+    "matter_reopen",
+    "matter_set_retention",
     "member_add",
     "member_change_role",
     "member_remove",
@@ -138,3 +153,166 @@ def member_remove(
             detail={"role": membership.role, "via": via},
         )
     return membership
+
+
+# --- a matter's life -------------------------------------------------------------------------
+
+
+class PurgeFailed(RuntimeError):
+    """A receiver could not remove its part of the matter: the matter stays closed with its purge
+    asked for and the reason kept (``Matter.purge_error``); running the purge again finishes it."""
+
+
+def matter_close(*, matter: Matter, user: object | None, via: str) -> Matter:
+    """Close the matter (owners): read-only for everyone from now on."""
+    _may_manage(user, matter, via)
+    with transaction.atomic():
+        services.matter_close(matter=matter, user=user)
+        audit_record(
+            matter=matter, user=user, action=AuditEvent.Action.CLOSED, target=matter.name,
+            detail={"via": via},
+        )  # fmt: skip
+    return matter
+
+
+def matter_reopen(*, matter: Matter, user: object | None, via: str) -> Matter:
+    """Reopen a closed matter (owners); a purge asked for is withdrawn with it."""
+    _may_manage(user, matter, via)
+    with transaction.atomic():
+        services.matter_reopen(matter=matter)
+        audit_record(
+            matter=matter, user=user, action=AuditEvent.Action.REOPENED, target=matter.name,
+            detail={"via": via},
+        )  # fmt: skip
+    return matter
+
+
+def matter_set_retention(
+    *, matter: Matter, user: object | None, retain_until: date | None, via: str
+) -> Matter:
+    """Set (or clear) the day from which the matter is due for purge (owners)."""
+    _may_manage(user, matter, via)
+    with transaction.atomic():
+        before = matter.retain_until
+        services.matter_set_retention(matter=matter, retain_until=retain_until)
+        audit_record(
+            matter=matter,
+            user=user,
+            action=AuditEvent.Action.RETENTION_SET,
+            target=matter.name,
+            detail={
+                "from": before.isoformat() if before else None,
+                "to": retain_until.isoformat() if retain_until else None,
+                "via": via,
+            },
+        )
+    return matter
+
+
+def matter_purge_request(
+    *, matter: Matter, user: object | None, typed_name: str, via: str
+) -> Matter:
+    """An owner asks for the closed matter to be purged, typing its name; staff confirm."""
+    _may_manage(user, matter, via)
+    with transaction.atomic():
+        services.matter_request_purge(matter=matter, user=user, typed_name=typed_name)
+        audit_record(
+            matter=matter, user=user, action=AuditEvent.Action.PURGE_REQUESTED,
+            target=matter.name, detail={"via": via},
+        )  # fmt: skip
+    return matter
+
+
+def matter_purge_withdraw(*, matter: Matter, user: object | None, via: str) -> Matter:
+    """Withdraw a purge asked for (its owners, or the staff who would confirm it)."""
+    if via != COMMAND and not is_admin(user):
+        _may_manage(user, matter, via)
+    with transaction.atomic():
+        services.matter_withdraw_purge(matter=matter)
+        audit_record(
+            matter=matter, user=user, action=AuditEvent.Action.PURGE_WITHDRAWN,
+            target=matter.name, detail={"via": via},
+        )  # fmt: skip
+    return matter
+
+
+def _may_confirm_purge(user: object | None, matter: Matter, via: str) -> None:
+    """Staff confirm a purge an owner asked for; not the same person, so that two people agreed.
+    A command (a script run by whoever runs the server) needs neither."""
+    if via == COMMAND:
+        return
+    if not is_admin(user):
+        raise PermissionDenied("Only staff can confirm a purge, once an owner has asked for it.")
+    if matter.purge_requested_at is None:
+        raise MatterLifeError("An owner of the matter has to ask for the purge first.")
+    if matter.purge_requested_by_id is not None and matter.purge_requested_by_id == getattr(
+        user, "pk", None
+    ):
+        raise MatterLifeError(
+            "You asked for this purge yourself: another member of staff has to confirm it."
+        )
+
+
+def matter_purge(
+    *, matter: Matter, user: object | None, typed_name: str, via: str
+) -> dict[str, int]:
+    """Destroy every trace of the matter's content (staff, confirming an owner's request, typing
+    the name; or a command). Each app removes its own part (``matters.signals.matter_purging``);
+    the matter's audit rows lose what they quoted; the matter row stays, purged, with its members
+    and its audit trail. The purge is audited outside the matter, with who, when and how much
+    was removed. Returns those counts. Raises ``PurgeFailed`` (the reason kept on the matter) when
+    a part could not be removed; running it again finishes the work."""
+    services.check_typed_name(matter, typed_name)
+    with transaction.atomic():
+        services.matter_purge_ready(matter=matter)
+        _may_confirm_purge(user, matter, via)
+    removed: dict[str, int] = {}
+    try:
+        for _receiver, counts in matter_purging.send(sender=Matter, matter=matter):
+            for key, value in (counts or {}).items():
+                removed[key] = removed.get(key, 0) + int(value)
+        with transaction.atomic():
+            removed["audit_rows_scrubbed"] = services.audit_scrub(matter=matter)
+            requested_by = matter.purge_requested_by_id
+            services.matter_mark_purged(matter=matter, user=user)
+            audit_record(
+                matter=None,
+                user=user,
+                action=AuditEvent.Action.PURGED,
+                target=matter.name,
+                detail={
+                    "matter_id": matter.pk,
+                    "requested_by": requested_by,
+                    "via": via,
+                    **removed,
+                },
+            )
+    except Exception as exc:
+        logger.exception("purging matter %s failed", matter.pk)
+        reason = f"{exc.__class__.__name__}: {exc}"[:500]
+        services.matter_purge_failed(matter=matter, reason=reason)
+        raise PurgeFailed(
+            f"The purge stopped before it finished ({reason}). What was removed stays removed; "
+            "run it again to finish."
+        ) from exc
+    services.database_drop_freed_pages()
+    return removed
+
+
+def matters_due_for_purge() -> list[Matter]:
+    """Closed or open matters whose retention date has come, and those with a purge asked for:
+    what staff are shown to act on."""
+    from django.db.models import Q
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    return list(
+        Matter.objects.exclude(status=Matter.Status.PURGED)
+        .filter(Q(retain_until__lte=today) | Q(purge_requested_at__isnull=False))
+        .select_related("purge_requested_by")
+        .order_by("retain_until", "name")
+    )
+
+
+def purge_counts_in_words(removed: dict[str, Any]) -> str:
+    return ", ".join(f"{key.replace('_', ' ')}: {value}" for key, value in sorted(removed.items()))

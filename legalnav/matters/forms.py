@@ -37,3 +37,20 @@ class MemberAddForm(forms.Form):
 
 class MemberRoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
+
+
+class RetentionForm(forms.Form):
+    retain_until = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="From this day the matter is listed for staff as due for purge. Leave empty "
+        "for no date.",
+    )
+
+
+class TypedNameForm(forms.Form):
+    typed_name = forms.CharField(
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        error_messages={"required": "Type the matter's name to confirm."},
+    )

@@ -30,6 +30,13 @@ class Matter(models.Model):
         TRANSACTION = "transaction", "Transaction set"
         RESEARCH = "research", "Research matter"
 
+    class Status(models.TextChoices):
+        # open -> closed (read-only; an owner may reopen) -> purged (its content destroyed; the
+        # row, its members and its audit trail stay, so that who purged it and when is kept)
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+        PURGED = "purged", "Purged"
+
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.TRANSACTION)
     description = models.TextField(blank=True)
@@ -39,6 +46,28 @@ class Matter(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The client's retention: from this day the matter is due for purge (listed for staff).
+    retain_until = models.DateField(null=True, blank=True, db_index=True)
+    # A purge is asked for by an owner and confirmed by staff (two people, each typing the name).
+    purge_requested_at = models.DateTimeField(null=True, blank=True)
+    purge_requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    purged_at = models.DateTimeField(null=True, blank=True)
+    purged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # What the last purge attempt could not remove (a vector store that did not answer, say): the
+    # matter stays closed with its purge asked for, and the purge can be run again.
+    purge_error = models.TextField(blank=True)
+
     objects = MatterQuerySet.as_manager()
 
     class Meta:
@@ -46,6 +75,14 @@ class Matter(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_purged(self) -> bool:
+        return self.status == self.Status.PURGED
 
 
 class Membership(models.Model):
@@ -101,6 +138,16 @@ class AuditEvent(models.Model):
         # Playbooks (legalnav.review.playbooks): saved by staff outside any matter, applied in one.
         PLAYBOOK_SAVED = "playbook_saved", "Saved playbook"
         PLAYBOOK_APPLIED = "playbook_applied", "Applied playbook"
+        # A matter's life (legalnav.matters.actions).
+        CLOSED = "closed", "Closed matter"
+        REOPENED = "reopened", "Reopened matter"
+        RETENTION_SET = "retention_set", "Set retention date"
+        PURGE_REQUESTED = "purge_requested", "Asked for the matter to be purged"
+        PURGE_WITHDRAWN = "purge_withdrawn", "Withdrew the purge request"
+        # Written outside the matter (``matter`` empty, the id in ``detail``): it must outlive
+        # whatever happens to the matter's own rows.
+        PURGED = "purged", "Purged matter"
+        HANDOVER_EXPORTED = "handover_exported", "Exported the matter for handover"
 
     # Empty for what belongs to no matter: evaluation runs score gold sets, never a matter's
     # documents, and their start, retry and cancel are audited all the same.

@@ -8,11 +8,14 @@ so a row in the trail means the change happened and a change always leaves a row
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
-from legalnav.matters.models import Matter, Membership
+from legalnav.matters.models import AuditEvent, Matter, Membership
 
 
 class MembershipError(ValueError):
@@ -130,3 +133,237 @@ def membership_remove(*, matter: Matter, membership_id: int) -> Membership:
             )
         membership.delete()
     return membership
+
+
+# --- a matter's life: open -> closed -> purged ---------------------------------------------------
+
+
+class MatterLifeError(ValueError):
+    """A change of a matter's state that cannot be made now; ``message`` says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def open_work(matter: Matter) -> list[str]:
+    """What is still queued or running in the matter, in words ("Answering: 2"): every kind of
+    job whose row belongs to a matter (core.jobs.SPECS)."""
+    from legalnav.core.jobs import SPECS
+
+    busy = []
+    for spec in SPECS.values():
+        model = spec.model_class()
+        if "matter" not in {f.name for f in model._meta.get_fields()}:
+            continue  # belongs to no matter, or through a row that does (a grid's chunks)
+        count = model._default_manager.filter(matter=matter, status__in=spec.open_statuses).count()
+        if count:
+            busy.append(f"{spec.noun}: {count}")
+    return busy
+
+
+def _locked(matter: Matter) -> Matter:
+    locked = Matter.objects.select_for_update().get(pk=matter.pk)
+    for field in (
+        "status",
+        "closed_at",
+        "closed_by_id",
+        "purge_requested_at",
+        "purge_requested_by_id",
+        "purged_at",
+        "purged_by_id",
+        "retain_until",
+        "purge_error",
+    ):
+        setattr(matter, field, getattr(locked, field))
+    return matter
+
+
+def _actor_id(user: object | None) -> int | None:
+    return getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+
+
+def matter_close(*, matter: Matter, user: object | None) -> Matter:
+    """Close an open matter: read-only from now on. Refused while work is still queued or running
+    in it (stop it or let it finish first), so that nothing writes into a closed matter."""
+    with transaction.atomic():
+        _locked(matter)
+        if matter.status != Matter.Status.OPEN:
+            raise MatterLifeError(f"This matter is already {matter.get_status_display().lower()}.")
+        busy = open_work(matter)
+        if busy:
+            raise MatterLifeError(
+                "Work is still queued or running in this matter (" + "; ".join(busy) + "). "
+                "Stop it or let it finish, then close the matter."
+            )
+        matter.status = Matter.Status.CLOSED
+        matter.closed_at = timezone.now()
+        matter.closed_by_id = _actor_id(user)
+        matter.save(update_fields=["status", "closed_at", "closed_by", "updated_at"])
+    return matter
+
+
+def matter_reopen(*, matter: Matter) -> Matter:
+    """Reopen a closed matter (a purge asked for is withdrawn with it). A purged matter stays
+    purged: there is nothing left to reopen."""
+    with transaction.atomic():
+        _locked(matter)
+        if matter.status != Matter.Status.CLOSED:
+            raise MatterLifeError(
+                "Only a closed matter can be reopened."
+                if matter.status == Matter.Status.OPEN
+                else "A purged matter cannot be reopened: its content no longer exists."
+            )
+        matter.status = Matter.Status.OPEN
+        matter.closed_at = matter.closed_by = None
+        matter.purge_requested_at = matter.purge_requested_by = None
+        matter.save(
+            update_fields=[
+                "status",
+                "closed_at",
+                "closed_by",
+                "purge_requested_at",
+                "purge_requested_by",
+                "updated_at",
+            ]
+        )
+    return matter
+
+
+def matter_set_retention(*, matter: Matter, retain_until: date | None) -> Matter:
+    if matter.is_purged:
+        raise MatterLifeError("This matter was purged; it keeps nothing to retain.")
+    matter.retain_until = retain_until
+    matter.save(update_fields=["retain_until", "updated_at"])
+    return matter
+
+
+def check_typed_name(matter: Matter, typed: str) -> None:
+    if typed.strip() != matter.name.strip():
+        raise MatterLifeError(
+            "Type the matter's name exactly as it is shown to confirm; nothing was changed."
+        )
+
+
+def matter_request_purge(*, matter: Matter, user: object | None, typed_name: str) -> Matter:
+    """Ask for the matter to be purged (its owner, typing its name). It must be closed first."""
+    check_typed_name(matter, typed_name)
+    with transaction.atomic():
+        _locked(matter)
+        if matter.status != Matter.Status.CLOSED:
+            raise MatterLifeError(
+                "Close the matter before asking for it to be purged."
+                if matter.status == Matter.Status.OPEN
+                else "This matter was already purged."
+            )
+        matter.purge_requested_at = timezone.now()
+        matter.purge_requested_by_id = _actor_id(user)
+        matter.save(update_fields=["purge_requested_at", "purge_requested_by", "updated_at"])
+    return matter
+
+
+def matter_withdraw_purge(*, matter: Matter) -> Matter:
+    with transaction.atomic():
+        _locked(matter)
+        if matter.purge_requested_at is None or matter.is_purged:
+            raise MatterLifeError("No purge of this matter is waiting to be confirmed.")
+        matter.purge_requested_at = matter.purge_requested_by = None
+        matter.save(update_fields=["purge_requested_at", "purge_requested_by", "updated_at"])
+    return matter
+
+
+def matter_purge_ready(*, matter: Matter) -> Matter:
+    """Lock the matter and check that it may be purged now: closed, nothing running in it."""
+    _locked(matter)
+    if matter.is_purged:
+        raise MatterLifeError("This matter was already purged.")
+    if matter.status != Matter.Status.CLOSED:
+        raise MatterLifeError("Close the matter before purging it.")
+    busy = open_work(matter)
+    if busy:
+        raise MatterLifeError("Work is still queued or running in this matter: " + "; ".join(busy))
+    return matter
+
+
+def database_drop_freed_pages() -> None:
+    """After a purge: on SQLite, fold the write-ahead log into the file and truncate it, so the
+    deleted rows' old pages (overwritten in the file: ``secure_delete``) do not linger in the log.
+    PostgreSQL keeps dead row versions until VACUUM reclaims them (see the README)."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def matter_purge_failed(*, matter: Matter, reason: str) -> None:
+    Matter.objects.filter(pk=matter.pk).update(purge_error=reason[:2000])
+    matter.purge_error = reason[:2000]
+
+
+def matter_mark_purged(*, matter: Matter, user: object | None) -> Matter:
+    """Record the purge done: the row stays as a tombstone (name, members, dates), its
+    description (the client's words) goes."""
+    matter.status = Matter.Status.PURGED
+    matter.purged_at = timezone.now()
+    matter.purged_by_id = _actor_id(user)
+    matter.description = ""
+    matter.purge_error = ""
+    matter.save(
+        update_fields=[
+            "status",
+            "purged_at",
+            "purged_by",
+            "description",
+            "purge_error",
+            "updated_at",
+        ]
+    )
+    return matter
+
+
+# Audit rows of a purged matter keep who did what and when; what they quoted of its content (a
+# question's words, a document's name, a cell's value) goes. These verbs name people or the matter
+# itself, not its content, and keep their target.
+KEEP_TARGET = frozenset(
+    {
+        AuditEvent.Action.MEMBER_ADDED,
+        AuditEvent.Action.MEMBER_CHANGED,
+        AuditEvent.Action.MEMBER_REMOVED,
+        AuditEvent.Action.CREATED,
+        AuditEvent.Action.STAFF_ACCESS,
+        AuditEvent.Action.CLOSED,
+        AuditEvent.Action.REOPENED,
+        AuditEvent.Action.RETENTION_SET,
+        AuditEvent.Action.PURGE_REQUESTED,
+        AuditEvent.Action.PURGE_WITHDRAWN,
+    }
+)
+# Words kept in ``detail``: the door, roles and modes. Numbers and yes/no values are kept too.
+KEEP_WORDS = frozenset({"via", "role", "from", "to", "mode", "kind", "setting", "first_action"})
+PURGED_MARK = "[purged]"
+
+
+def _scrubbed(detail: Any) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if isinstance(value, bool | int | float) or value is None:
+                kept[key] = value
+            elif key in KEEP_WORDS and isinstance(value, str) and len(value) <= 40:
+                kept[key] = value
+    kept["purged"] = True
+    return kept
+
+
+def audit_scrub(*, matter: Matter) -> int:
+    """Strip the matter's audit rows of any content they quoted; returns how many changed."""
+    changed = 0
+    rows = AuditEvent.objects.filter(matter=matter).only("id", "action", "target", "detail")
+    for row in rows.iterator(chunk_size=500):
+        target = row.target if row.action in KEEP_TARGET else PURGED_MARK if row.target else ""
+        detail = _scrubbed(row.detail)
+        if target != row.target or detail != row.detail:
+            AuditEvent.objects.filter(pk=row.pk).update(target=target, detail=detail)
+            changed += 1
+    return changed

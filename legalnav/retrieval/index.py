@@ -21,7 +21,7 @@ import numpy as np
 from legalnav.documents.models import PARSER_VERSION
 from legalnav.documents.parsing import parse_document
 from legalnav.retrieval.passages import Passage, build_passages, heading_path, passage_sizes
-from legalnav.retrieval.vector_cache import PassageVectorCache
+from legalnav.retrieval.vector_cache import PassageVectorCache, passage_key
 
 INDEX_VERSION = 1
 
@@ -154,6 +154,27 @@ class IndexCache:
             ]:
                 del self.memory[old]
         return index
+
+    def forget(self, text: str) -> int:
+        """Remove every cached index of this text (any parser or passage-size version), in memory
+        and on disk, and its passages' vectors: what a deleted document leaves behind. Returns how
+        many entries went (index files and vectors)."""
+        sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        prefix = f"{sha}-"
+        with self._lock:
+            found = [self.memory.pop(k) for k in list(self.memory) if k.startswith(prefix)]
+            self.dirty = {k for k in self.dirty if not k.startswith(prefix)}
+        files = sorted(self.folder.glob(f"{sha}-*.pkl")) if self.folder.exists() else []
+        for path in files:
+            if not found:
+                try:
+                    with path.open("rb") as fh:
+                        found.append(pickle.load(fh))
+                except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+                    pass  # damaged: its vectors (if any) are found by another version's passages
+            path.unlink(missing_ok=True)
+        keys = {passage_key(p.indexed_text) for index in found for p in index.passages}
+        return len(files) + self.passages.delete_many(keys)
 
     def mark_dirty(self, index: DocIndex) -> None:
         with self._lock:

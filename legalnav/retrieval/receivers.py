@@ -4,7 +4,7 @@
   them in the vector store when one is in use, inside the indexing job, so that the first question
   does not wait for them.
 - A document is being deleted (``documents.signals.document_deleting``): remove its points from
-  the vector store.
+  the vector store, and its cached indexes and passage vectors from the on-disk cache.
 - A process that runs jobs started (the web process's runner, ``core.runner.runner_started``; a
   Celery pool process, ``worker_process_init`` in legalnav/celery.py): load the embedding model
   on a background thread, so that the first question does not wait for it.
@@ -90,10 +90,20 @@ def _warm() -> None:
         logger.exception("warming the embedding model failed; it loads on first use")
 
 
-def unstore_deleted_document(sender: Any, *, document: Document, **kwargs: Any) -> None:
-    from legalnav.retrieval.services import document_unstore_vectors
+def unstore_deleted_document(
+    sender: Any, *, document: Document, strict: bool = False, **kwargs: Any
+) -> None:
+    """Remove the deleted document's vectors from the store and its cached indexes. ``strict``
+    (a purge): failing to remove the vectors raises."""
+    from legalnav.retrieval.services import document_forget_cached, document_unstore_vectors
 
-    document_unstore_vectors(document=document)
+    document_unstore_vectors(document=document, strict=strict)
+    try:
+        document_forget_cached(document=document)
+    except Exception:
+        if strict:
+            raise
+        logger.exception("forgetting the cached indexes of document %s failed", document.pk)
 
 
 def flush_index_cache(sender: Any = None, **kwargs: Any) -> None:

@@ -243,17 +243,39 @@ def document_store_vectors(*, document: Document) -> int:
     return len(doc.passages)
 
 
-def document_unstore_vectors(*, document: Document) -> None:
-    """Remove a document's points from the store (best effort: a missing store is fine)."""
+def document_unstore_vectors(*, document: Document, strict: bool = False) -> None:
+    """Remove a document's points from the store. Best effort (a failure is logged) unless
+    ``strict`` (a purge): then a store that does not answer is an error."""
     if not document.vector_collection:
         return
     store = vector_store()
     if store is None:
+        if strict and settings.VECTOR_STORE != "memory":
+            raise RuntimeError(
+                f"the vector store holding document {document.pk} cannot be reached from here "
+                f"(collection {document.vector_collection}); run the purge where it can be"
+            )
         return
     try:
         store.delete_where(document.vector_collection, field="document_id", value=document.pk)
     except Exception:
+        if strict:
+            raise
         logger.exception("removing the vectors of document %s failed", document.pk)
+
+
+def document_forget_cached(*, document: Document) -> int:
+    """Remove the deleted document's cached indexes (its text, parsed into passages) and its
+    passages' vectors from the on-disk cache and this process's memory, unless another document
+    has the same content. Returns how many entries went."""
+    if not document.text:
+        return 0
+    if Document.objects.filter(sha256=document.sha256).exclude(pk=document.pk).exists():
+        return 0  # the same file in another matter or folder still uses them
+    with _LOCK:
+        for key in [k for k in _RETRIEVERS if any(pk == document.pk for pk, _ in k)]:
+            del _RETRIEVERS[key]
+    return index_cache().forget(document.text)
 
 
 def _store_search(

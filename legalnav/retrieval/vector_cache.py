@@ -71,6 +71,21 @@ class PassageVectorCache:
             db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows)
             db.commit()
 
+    def delete_many(self, keys: Iterable[bytes]) -> int:
+        """Forget these passages' vectors, of every model; returns how many rows went."""
+        keys = list(keys)
+        if not keys or not self.path.exists():
+            return 0
+        removed = 0
+        with self._lock:
+            db = self._db()
+            for i in range(0, len(keys), _CHUNK):
+                chunk = keys[i : i + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                removed += db.execute(f"DELETE FROM vectors WHERE key IN ({marks})", chunk).rowcount
+            db.commit()
+        return removed
+
     def close(self) -> None:
         with self._lock:
             if self._conn is not None:

@@ -10,3 +10,10 @@ class ReviewConfig(AppConfig):
     label = "review"
     default_auto_field = "django.db.models.BigAutoField"
     verbose_name = "Review grid"
+
+    def ready(self) -> None:
+        from legalnav.matters.signals import matter_purging
+        from legalnav.review import receivers
+
+        # A purge removes this app's part of the matter (see matters/signals.py).
+        matter_purging.connect(receivers.purge_matter_review, dispatch_uid="legalnav-review-purge")
