@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 
 from legalnav.answers.memo import Memo, memo_render
 from legalnav.answers.models import Query
+from legalnav.answers.services import QueryRejected as QueryRejected  # for the doors
 from legalnav.answers.services import query_answer, query_cancel, query_create, query_retry
 from legalnav.answers.spend import SpendDecision, spend_check
 from legalnav.core import jobs
@@ -25,7 +26,7 @@ from legalnav.core.limits import (
     subjects_of,
 )
 from legalnav.matters import audit
-from legalnav.matters.access import Action, can
+from legalnav.matters.access import Action, can, require_open
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
 
@@ -74,6 +75,7 @@ def question_ask(
 
     ``here``: answer it in this process before returning (the commands' door, which acts for no
     user and so counts against no user's asking rate, but against the matter's spending cap)."""
+    require_open(matter)
     capped = spend_check(matter=matter, user=user)
     if capped is not None:
         raise RateLimited(capped)
@@ -112,6 +114,7 @@ def question_retry(*, matter: Matter, user: object, query: Query, via: str) -> b
     """Send a failed, cancelled or stalled question again (counts against the asking rate and
     is refused past a spending cap). False when there was nothing to retry (it is answered, or a
     worker is on it)."""
+    require_open(matter)
     capped = spend_check(matter=matter, user=user)
     if capped is not None:
         raise RateLimited(capped)

@@ -453,8 +453,15 @@ class NavindexOut(BaseModel):
     content: dict[str, Any]
 
 
+def _iso_text(value: Any) -> Any:
+    """A date in JSON is a "YYYY-MM-DD" string: a number is not read as seconds since 1970."""
+    if value is not None and not isinstance(value, str | date):
+        raise ValueError("a date is written YYYY-MM-DD")
+    return value
+
+
 class RetentionIn(BaseModel):
-    retain_until: date | None = Field(
+    retain_until: Annotated[date | None, BeforeValidator(_iso_text)] = Field(
         description="The day from which the matter is due for purge; null clears it."
     )
 

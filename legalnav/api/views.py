@@ -89,7 +89,7 @@ def matters_reopen(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
     "/v1/matters/{matter_id}/retention",
     summary="Set or clear the day from which the matter is due for purge (owners)",
     tags=["matters"],
-    response={200: schemas.MatterOut, (401, 403, 404, 409, 422): Err},
+    response={200: schemas.MatterOut, (400, 401, 403, 404, 409, 422): Err},
 )
 def matters_retention(
     request: ApiRequest, matter_id: PathId, body: schemas.RetentionIn
@@ -101,7 +101,7 @@ def matters_retention(
     "/v1/matters/{matter_id}/purge-request",
     summary="Ask for a closed matter's purge, typing its name (owners); staff confirm it",
     tags=["matters"],
-    response={200: schemas.MatterOut, (401, 403, 404, 409, 422): Err},
+    response={200: schemas.MatterOut, (400, 401, 403, 404, 409, 422): Err},
 )
 def matters_purge_request(
     request: ApiRequest, matter_id: PathId, body: schemas.TypedNameIn
@@ -125,7 +125,7 @@ def matters_purge_withdraw(request: ApiRequest, matter_id: PathId) -> schemas.Ma
     "document, file, index, vector, answer, grid and memo of it is destroyed; the audit keeps "
     "who and when",
     tags=["matters"],
-    response={200: schemas.PurgeOut, (401, 403, 404, 409, 422, 503): Err},
+    response={200: schemas.PurgeOut, (400, 401, 403, 404, 409, 422, 503): Err},
 )
 def matters_purge(
     request: ApiRequest, matter_id: PathId, body: schemas.TypedNameIn
@@ -157,7 +157,7 @@ def documents_list(
     "returns the existing document with created=false. Poll the document for its status.",
     tags=["documents"],
     auth=BearerToken(then=upload_checks),
-    response={(201, 200): schemas.UploadOut, (400, 401, 403, 404, 413, 415, 422, 503): Err},
+    response={(201, 200): schemas.UploadOut, (400, 401, 403, 404, 409, 413, 415, 422, 503): Err},
 )
 def documents_upload(
     request: ApiRequest,
@@ -187,7 +187,7 @@ def documents_upload(
     "(recorded as a copy of that document), or left out with the reason. Editors and owners.",
     tags=["documents"],
     auth=BearerToken(then=archive_upload_checks),
-    response={201: schemas.ArchiveOut, (400, 401, 403, 404, 413, 415, 422, 503): Err},
+    response={201: schemas.ArchiveOut, (400, 401, 403, 404, 409, 413, 415, 422, 503): Err},
 )
 def archives_upload(
     request: ApiRequest, matter_id: PathId, file: File[UploadedFile]
@@ -216,7 +216,7 @@ def documents_detail(request: ApiRequest, document_id: PathId) -> schemas.Docume
     "/v1/documents/{document_id}",
     summary="Delete a document with its nodes, vectors and navindex files",
     tags=["documents"],
-    response={204: None, (401, 403, 404): Err},
+    response={204: None, (401, 403, 404, 409): Err},
 )
 def documents_delete(request: ApiRequest, document_id: PathId) -> HttpResponse:
     services.document_remove(user=request.auth, document_id=document_id, via=VIA)
@@ -228,7 +228,7 @@ def documents_delete(request: ApiRequest, document_id: PathId) -> HttpResponse:
     summary="Queue a document for indexing again",
     description='The body is optional; {"force": true} rebuilds an unchanged document.',
     tags=["documents"],
-    response={202: schemas.ReindexOut, (400, 401, 403, 404, 415, 422, 503): Err},
+    response={202: schemas.ReindexOut, (400, 401, 403, 404, 409, 415, 422, 503): Err},
 )
 def documents_reindex(
     request: ApiRequest, document_id: PathId, body: schemas.ReindexBody | None = None
@@ -331,7 +331,7 @@ def search(
     "/v1/matters/{matter_id}/queries",
     summary="Ask a question; returns its id at once (poll GET .../queries/{query_id})",
     tags=["questions"],
-    response={202: schemas.QueryOut, (400, 401, 403, 404, 415, 422, 429, 503): Err},
+    response={202: schemas.QueryOut, (400, 401, 403, 404, 409, 415, 422, 429, 503): Err},
 )
 def queries_create(
     request: ApiRequest, response: HttpResponse, matter_id: PathId, body: schemas.AskBody
@@ -398,7 +398,7 @@ def queries_cancel(request: ApiRequest, matter_id: PathId, query_id: PathId) -> 
     "/v1/matters/{matter_id}/grids",
     summary="Make a review grid (documents x questions) and fill it in the background; poll it",
     tags=["grids"],
-    response={202: grids.GridOut, (400, 401, 403, 404, 422, 429, 503): Err},
+    response={202: grids.GridOut, (400, 401, 403, 404, 409, 422, 429, 503): Err},
 )
 def grids_create(
     request: ApiRequest, response: HttpResponse, matter_id: PathId, body: grids.GridCreateBody
@@ -517,7 +517,7 @@ def playbooks_update(
     "/v1/matters/{matter_id}/playbook-runs",
     summary="Apply a playbook to documents of the matter; poll the run for its deviations",
     tags=["playbooks"],
-    response={202: playbooks.RunOut, (400, 401, 403, 404, 422, 429, 503): Err},
+    response={202: playbooks.RunOut, (400, 401, 403, 404, 409, 422, 429, 503): Err},
 )
 def playbook_runs_create(
     request: ApiRequest, response: HttpResponse, matter_id: PathId, body: playbooks.ApplyBody

@@ -30,15 +30,41 @@ from legalnav.documents.parsing.extract.archive import (
 )
 from legalnav.documents.services import (
     DocumentRejected,
+    IndexOutcome,
     _human,
     document_add,
     document_cancel,
     document_delete,
     document_enqueue_index,
+    document_index,
     document_reindex,
+    document_write_navindex,
+    extract_limits,
+    navindex_dir,
 )
+from legalnav.matters.access import require_open
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
+
+# What the doors (pages, API, admin, commands) may name from here rather than from the services,
+# which they do not import (the layer contract in pyproject.toml).
+__all__ = [
+    "DocumentRejected",
+    "IndexOutcome",
+    "UploadOutcome",
+    "archive_limits",
+    "document_link_review",
+    "document_remove",
+    "document_requeue",
+    "document_stop",
+    "document_update_details",
+    "document_upload",
+    "document_upload_archive",
+    "document_upload_many",
+    "document_write_navindex",
+    "extract_limits",
+    "navindex_dir",
+]
 
 # More files than this in one upload are refused as a whole (Django's own cap is 100).
 MAX_FILES_PER_UPLOAD = 20
@@ -53,6 +79,7 @@ class UploadOutcome:
     code: str = ""  # the refusal's code; "queue_unavailable": saved, failed, retryable
     folder: str = ""  # where it sat in the zip it came from
     archive: str = ""  # the zip it came from, "" for a file uploaded on its own
+    index: IndexOutcome | None = None  # indexed in this process (``here``, the commands' door)
 
     @property
     def path(self) -> str:
@@ -142,11 +169,17 @@ def document_upload(
     data: bytes,
     via: str = "page",
     archive: str = "",
+    here: bool = False,
     **details: object,
 ) -> UploadOutcome:
     """One file: stored, audited and queued for indexing in one step. Raises
     ``DocumentRejected`` (nothing stored). When the task queue is down the document is kept,
-    marked failed ("the task queue is unavailable") and audited; the outcome says so."""
+    marked failed ("the task queue is unavailable") and audited; the outcome says so.
+
+    ``here``: index it in this process before returning instead of queueing it (the commands'
+    door); a file already in the matter is indexed again only if it is not current (a failed
+    one is retried, an indexed one left alone). The outcome's ``index`` says how it went."""
+    require_open(matter)
     with transaction.atomic():
         doc, created = document_add(
             matter=matter,
@@ -170,6 +203,10 @@ def document_upload(
                     **({"folder": doc.folder, "archive": archive} if archive else {}),
                 },
             )
+    if here:
+        index = document_index(document_id=doc.pk)
+        doc.refresh_from_db()
+        return UploadOutcome(filename=filename, document=doc, created=created, index=index)
     if created:
         try:
             document_enqueue_index(document=doc)
@@ -202,6 +239,7 @@ def document_requeue(*, document: Document, user: object, force: bool, via: str 
     """Retry a failed, cancelled or stalled document, or rebuild an indexed one (``force``).
     False when a worker is indexing it right now. Raises ``QueueUnavailable`` (audited; the
     document is then failed with that reason) when the task queue is down."""
+    require_open(document.matter)
     status_before = document.status
     try:
         with transaction.atomic():
@@ -243,6 +281,7 @@ def document_stop(*, document: Document, user: object, via: str = "page") -> boo
 
 def document_remove(*, document: Document, user: object, via: str = "page") -> None:
     """Delete a document with its clauses, vectors and files (audited in the same transaction)."""
+    require_open(document.matter)
     matter = document.matter
     target = _target(document)
     detail = {
@@ -272,6 +311,7 @@ def document_update_details(
     Indexing no longer overwrites the title and kind once a person has set them. A change of
     ``amends`` re-indexes the document, since its references resolve into the amended one.
     Returns whether the document was queued again."""
+    require_open(document.matter)
     if amends is not None and (amends.pk == document.pk or amends.matter_id != document.matter_id):
         raise ValueError("A document can only amend another document of the same matter.")
     relink = amends != document.amends
@@ -314,6 +354,7 @@ def document_link_review(
     re-indexed so that its references resolve there) or reject it (it is not proposed again).
     Audited. Returns the amended document on acceptance; raises ``ValueError`` when nothing is
     proposed or the proposed document has gone."""
+    require_open(document.matter)
     proposal = dict(document.link_proposal or {})
     if proposal.get("state") != "proposed" or not proposal.get("target"):
         raise ValueError("No amendment link is proposed for this document.")

@@ -21,6 +21,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -67,6 +68,19 @@ class MatterClosed(PermissionDenied):
         self.matter = matter
 
 
+def require_open(matter: Matter) -> None:
+    """Refuse a change to a matter that is not open (read from the database now: the row in
+    hand may be older than a close). For the actions whose doors check the role themselves, and
+    for commands, which act for no user."""
+    state = Matter.objects.filter(pk=matter.pk).values("status", "closed_at", "purged_at").first()
+    if state is None:
+        raise Http404("No such matter.")
+    if state["status"] != Matter.Status.OPEN:
+        for field, value in state.items():
+            setattr(matter, field, value)
+        raise MatterClosed(matter)
+
+
 def is_admin(user: object) -> bool:
     """Staff or superuser: the site's administrators. For matters this alone grants nothing (see
     ``staff_sees_all``); evaluation runs, which belong to no matter, use it directly."""
@@ -79,6 +93,17 @@ def is_admin(user: object) -> bool:
 def staff_sees_all(user: object) -> bool:
     """Whether the user acts as "admin" in every matter: staff, with the setting on."""
     return bool(settings.LEGALNAV_STAFF_SEE_ALL_MATTERS) and is_admin(user)
+
+
+def visible_matters(user: object) -> QuerySet[Matter]:
+    """The matters the user may read: those they are a member of, or all of them for staff with
+    ``LEGALNAV_STAFF_SEE_ALL_MATTERS`` on. For lists that do not go through ``require`` (the
+    Django admin)."""
+    if staff_sees_all(user):
+        return Matter.objects.all()
+    if not getattr(user, "is_authenticated", False):
+        return Matter.objects.none()
+    return Matter.objects.filter(memberships__user=user)
 
 
 def _member_role(user: object, matter: Matter) -> str | None:

@@ -45,6 +45,10 @@ def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(live_server, 
         "all",
         "--exclude-checks",
         "positive_data_acceptance",
+        # Closing the matter would make every later write a (documented) 409 matter_closed and
+        # leave the rest unfuzzed; tests/matters/test_life.py covers closing.
+        "--exclude-operation-id",
+        "matters_close",
         "--max-examples",
         "15",
         # A fixed seed: CI runs the same cases every time (a failure can be replayed); set
@@ -64,5 +68,5 @@ def test_schemathesis_finds_no_server_error_and_no_schema_mismatch(live_server, 
     )
     report = run.stdout[-8000:] + run.stderr[-2000:]
     assert run.returncode == 0, report
-    assert "Tested: 36" in run.stdout, report  # every operation was reached
+    assert "Tested: 41" in run.stdout, report  # every operation was reached
     assert "Server error" not in run.stdout, report

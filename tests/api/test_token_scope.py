@@ -169,6 +169,16 @@ def _write_requests(matter, document, query, run, grid, playbook) -> dict[tuple[
                     "data": json.dumps({"playbook_id": playbook.pk}),
                     "content_type": "application/json",
                 }
+            elif path.endswith("/retention") and method == "put":
+                kwargs = {
+                    "data": json.dumps({"retain_until": "2040-01-01"}),
+                    "content_type": "application/json",
+                }
+            elif path.endswith(("/purge", "/purge-request")) and method == "post":
+                kwargs = {
+                    "data": json.dumps({"name": matter.name}),
+                    "content_type": "application/json",
+                }
             elif path.endswith("/queries") and method == "post":
                 kwargs = {
                     "data": json.dumps({"question": "Who pays?"}),
@@ -192,8 +202,9 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
     requests = _write_requests(matter, document, query, run, grid, playbook)
     # upload a file and a zip, delete, reindex, cancel indexing, answer a link proposal, ask,
     # retry and cancel a question, retry and cancel an evaluation run, make a review grid,
-    # resume and cancel one, write a playbook, save a new version, apply one
-    assert len(requests) == 17, sorted(requests)
+    # resume and cancel one, write a playbook, save a new version, apply one; close, reopen,
+    # set the retention date, ask for a purge, withdraw it, purge
+    assert len(requests) == 23, sorted(requests)
     client = bearer(raw)
     events = AuditEvent.objects.count()
     for (method, url), kwargs in requests.items():
@@ -211,6 +222,9 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
     assert EvaluationRun.objects.get().status == "failed"
     assert Grid.objects.get().status == "failed"
     assert Playbook.objects.get().version == 1 and not PlaybookRun.objects.exists()
+    matter.refresh_from_db()
+    assert matter.status == "open" and matter.retain_until is None
+    assert matter.purge_requested_at is None
     # The same user's read-and-write token may (a retry of the failed run, for one).
     _, writer = api_token_create(user=owner, name="writer")
     assert bearer(writer).post(f"{V1}/evaluation/runs/{run.pk}/cancel").status_code == 409
@@ -235,6 +249,12 @@ def test_every_write_service_is_marked_and_no_read_is():
         "question_stop",
         "evaluation_retry",
         "evaluation_stop",
+        "matter_close",
+        "matter_reopen",
+        "matter_retention",
+        "matter_purge_request",
+        "matter_purge_withdraw",
+        "matter_purge",
     }
 
 

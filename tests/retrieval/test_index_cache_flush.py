@@ -24,7 +24,8 @@ from legalnav.matters.models import Matter
 from legalnav.retrieval import services as retrieval_services
 from legalnav.retrieval.engine import Corpus
 from legalnav.retrieval.index import DocIndex, IndexCache
-from tests.conftest import DEMO, REPO, index_bioamber_pair
+from legalnav.retrieval.vector_cache import passage_key
+from tests.conftest import DEMO, REPO, MatterFactory, demo_bytes, index_bioamber_pair
 from tests.retrieval.embedders import HashEmbedder
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +135,38 @@ def test_a_failed_write_is_tried_again_by_the_next_flush(tmp_path: Path, monkeyp
     assert cache.flush() == 1 and not cache.dirty
     assert_embedded(tmp_path, text)
     assert cache.flush() == 0  # nothing changed since
+
+
+@pytest.mark.urls(__name__)
+def test_deleting_a_document_forgets_its_cached_index_and_vectors(
+    matter, client, cache_dir
+) -> None:
+    base, amendment = index_bioamber_pair(matter)
+    client.get(f"/search/{matter.pk}/", {"q": "Which law governs the agreement?"})
+    retrieval_services.flush_index_cache()
+    for doc in (base, amendment):
+        assert_embedded(cache_dir, doc.text)
+    stored = on_disk(cache_dir, base.text)
+    keys = [passage_key(p.indexed_text) for p in stored.passages]
+    vectors = retrieval_services.index_cache().passages
+    assert vectors.get_many(HashEmbedder.name, keys, stored.vectors.shape[1])
+
+    # The same file in another matter keeps the shared cache while it exists.
+    twin, _ = documents_services.document_add(
+        matter=MatterFactory(),
+        filename="copy.txt",
+        data=demo_bytes("bioamber-development-agreement.txt"),
+        enqueue=False,
+    )
+    documents_services.document_index(document_id=twin.pk)
+    twin.refresh_from_db()
+    assert twin.sha256 == base.sha256 and twin.text == base.text
+    documents_services.document_delete(document=base)
+    assert on_disk(cache_dir, base.text) is not None
+    documents_services.document_delete(document=twin)
+    assert on_disk(cache_dir, twin.text) is None
+    assert not vectors.get_many(HashEmbedder.name, keys, stored.vectors.shape[1])
+    # Nothing leaks back from memory at the next flush; the amendment is untouched.
+    retrieval_services.flush_index_cache()
+    assert on_disk(cache_dir, base.text) is None
+    assert_embedded(cache_dir, amendment.text)
