@@ -15,9 +15,9 @@ from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from legalnav.answers import actions, report, selectors, spend
+from legalnav.answers.actions import QueryRejected
 from legalnav.answers.memo import MemoUnavailable
 from legalnav.answers.models import Query
-from legalnav.answers.services import QueryRejected
 from legalnav.answers.spend import SpendDecision
 from legalnav.core import jobs
 from legalnav.core.limits import RateDecision

@@ -53,8 +53,8 @@ def prepare(documents: int, unique: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from legalnav.api.tokens import api_token_create
+    from legalnav.documents.actions import document_upload
     from legalnav.documents.models import Document
-    from legalnav.documents.services import document_add, document_index
     from legalnav.matters.models import Matter, Membership
 
     files = sources(unique)
@@ -70,8 +70,9 @@ def prepare(documents: int, unique: int) -> dict[str, Any]:
             copy = i // len(files)
             name = f"{source.stem} (set {copy + 1}){source.suffix}"
             data += f"\n\nData room set {copy + 1}.\n".encode()
-        document, _ = document_add(matter=matter, filename=name[:200], data=data, enqueue=False)
-        document_index(document_id=document.pk)
+        document_upload(
+            matter=matter, user=None, filename=name[:200], data=data, via="command", here=True
+        )
     states = Document.objects.filter(matter=matter).values_list("status", "error_message")
     failed = [why for status, why in states if status != Document.Status.INDEXED]
     return {

@@ -19,9 +19,9 @@ from legalnav.api.selectors import matter_access
 from legalnav.api.services import _queue_down, writes
 from legalnav.matters.access import Action
 from legalnav.review import actions, selectors
+from legalnav.review.actions import ColumnSpec, GridRejected
 from legalnav.review.columns import CUAD_COLUMNS
 from legalnav.review.models import Cell, Grid
-from legalnav.review.services import ColumnSpec, GridRejected
 
 AnswerType = Literal["clause", "yes_no", "date", "duration", "amount", "party", "text"]
 CellFilter = Literal["", "not_found", "low", "amended", "reviewed", "unreviewed"]

@@ -273,25 +273,30 @@ def prepare(users: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
     from legalnav.api.tokens import api_token_create
-    from legalnav.documents.services import document_add, document_index
+    from legalnav.documents.actions import document_upload
     from legalnav.matters.models import Matter, Membership
 
     matter = Matter.objects.create(name="Load benchmark")
     base_name = "bioamber-development-agreement.txt"
-    base, _ = document_add(
-        matter=matter, filename=base_name, data=(DEMO / base_name).read_bytes(), enqueue=False
-    )
-    document_index(document_id=base.pk)
-    amend_name = "bioamber-development-agreement-first-amendment.txt"
-    amendment, _ = document_add(
+    base = document_upload(
         matter=matter,
+        user=None,
+        filename=base_name,
+        data=(DEMO / base_name).read_bytes(),
+        via="command",
+        here=True,
+    ).document
+    amend_name = "bioamber-development-agreement-first-amendment.txt"
+    document_upload(
+        matter=matter,
+        user=None,
         filename=amend_name,
         data=(DEMO / amend_name).read_bytes(),
+        via="command",
+        here=True,
         amends=base,
         kind="amendment",
-        enqueue=False,
     )
-    document_index(document_id=amendment.pk)
     people = []
     User = get_user_model()
     for i in range(users):

@@ -17,8 +17,8 @@ from legalnav.api.selectors import matter_access
 from legalnav.api.services import _queue_down, writes
 from legalnav.matters.access import Action
 from legalnav.review import actions, playbooks, selectors
+from legalnav.review.actions import GridRejected
 from legalnav.review.models import Grid, Playbook, PlaybookRun, Verdict
-from legalnav.review.services import GridRejected
 
 Severity = Literal["high", "medium", "low"]
 VerdictValue = Literal["meets", "deviates", "missing", "review"]

@@ -19,8 +19,8 @@ from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.core import jobs
 from legalnav.documents import navindex
 from legalnav.documents import selectors as document_selectors
+from legalnav.documents.actions import document_write_navindex, navindex_dir
 from legalnav.documents.models import NODE_FLAG_COLUMNS, CrossReference, DefinedTerm, Document, Node
-from legalnav.documents.services import document_write_navindex, navindex_dir
 from legalnav.llm.models import LLMCall
 from legalnav.matters.access import Action, matter_for, staff_sees_all
 from legalnav.matters.models import Matter, Membership

@@ -17,8 +17,8 @@ from functools import wraps
 from typing import IO, ParamSpec, TypeVar
 
 from legalnav.answers import actions
+from legalnav.answers.actions import QueryRejected
 from legalnav.answers.models import Query
-from legalnav.answers.services import QueryRejected
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.api.selectors import document_access, document_out, matter_access, query_out
@@ -26,9 +26,9 @@ from legalnav.api.tokens import token_require_write
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents import actions as document_actions
+from legalnav.documents.actions import DocumentRejected
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract.archive import is_archive
-from legalnav.documents.services import DocumentRejected
 from legalnav.evaluation.models import EvaluationRun
 from legalnav.matters import actions as matter_actions
 from legalnav.matters.access import Action, is_admin

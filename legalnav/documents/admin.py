@@ -6,8 +6,25 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from legalnav.core.jobs import QueueUnavailable
+from legalnav.documents.actions import document_remove, document_requeue, document_update_details
 from legalnav.documents.models import NODE_FLAG_COLUMNS, CrossReference, DefinedTerm, Document, Node
-from legalnav.documents.services import document_reindex
+from legalnav.matters.access import visible_matters
+
+VIA = "admin"
+
+
+class ReadOnly:
+    """Derived rows (clauses, references, terms): written by indexing, never by hand."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Document)
@@ -22,31 +39,49 @@ class DocumentAdmin(admin.ModelAdmin):
         "node_count",
         "tree",
     )
-    list_filter = ("status", "kind", "matter")
+    list_filter = ("status", "kind", ("matter", admin.RelatedOnlyFieldListFilter))
     search_fields = ("title", "original_filename", "sha256")
     raw_id_fields = ("amends",)
     list_select_related = ("matter",)
-    readonly_fields = (
-        "sha256",
-        "size_bytes",
-        "media_type",
-        "status",
-        "progress",
-        "progress_note",
-        "error_code",
-        "error_message",
-        "attempts",
-        "indexed_sha256",
-        "parser_version",
-        "node_count",
-        "indexed_at",
-        "created_at",
-        "updated_at",
-        "tags",
-        "tree",
-    )
     exclude = ("text",)
     actions = ("reindex", "force_reindex")
+    # Everything goes through the documents' actions, as on the matter page: the same audit rows,
+    # the same refusals in a closed matter, the same clean-up of files, vectors and caches.
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Document]:
+        return super().get_queryset(request).filter(matter__in=visible_matters(request.user))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # uploads: the matter page, the API or manage.py ingest
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Document | None = None) -> list[str]:
+        editable = {"title", "kind", "effective_date", "amends"}
+        names = [f.name for f in self.model._meta.fields if f.name not in editable | {"text"}]
+        return [*names, "tree"]
+
+    def save_model(self, request: HttpRequest, obj: Document, form, change: bool) -> None:  # type: ignore[no-untyped-def]
+        stored = Document.objects.get(pk=obj.pk)
+        document_update_details(
+            document=stored,
+            user=request.user,
+            title=form.cleaned_data.get("title", stored.title),
+            kind=form.cleaned_data.get("kind", stored.kind),
+            effective_date=form.cleaned_data.get("effective_date", stored.effective_date),
+            amends=form.cleaned_data.get("amends", stored.amends),
+        )
+
+    def get_deleted_objects(self, objs, request: HttpRequest):  # type: ignore[no-untyped-def]
+        # The clauses, references and terms go with their document (and may not be deleted on
+        # their own): the document's delete permission is the one asked.
+        deleted, counts, _, protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, set(), protected
+
+    def delete_model(self, request: HttpRequest, obj: Document) -> None:
+        document_remove(document=obj, user=request.user, via=VIA)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+        for doc in queryset:
+            document_remove(document=doc, user=request.user, via=VIA)
 
     @admin.display(description="clause tree")
     def tree(self, obj: Document) -> str:
@@ -55,17 +90,29 @@ class DocumentAdmin(admin.ModelAdmin):
         url = reverse("admin:documents_node_changelist") + f"?document__id__exact={obj.pk}"
         return format_html('<a href="{}">Browse {} clauses</a>', url, obj.node_count)
 
-    @admin.action(description="Re-index (skips unchanged files)")
-    def reindex(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+    def _requeue(self, request: HttpRequest, queryset: QuerySet[Document], force: bool) -> None:
+        queued = busy = 0
         for doc in queryset:
-            document_reindex(document=doc)
-        messages.info(request, f"Queued {queryset.count()} document(s).")
+            try:
+                if document_requeue(document=doc, user=request.user, force=force, via=VIA):
+                    queued += 1
+                else:
+                    busy += 1
+            except QueueUnavailable:
+                messages.error(request, f"{doc.key}: {QueueUnavailable.message}")
+        messages.info(
+            request,
+            f"Queued {queued} document(s)"
+            + (f"; {busy} left alone (a worker is indexing them)." if busy else "."),
+        )
+
+    @admin.action(description="Re-index (retries failed documents; skips unchanged files)")
+    def reindex(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+        self._requeue(request, queryset, force=False)
 
     @admin.action(description="Rebuild the index even if unchanged")
     def force_reindex(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
-        for doc in queryset:
-            document_reindex(document=doc, force=True)
-        messages.info(request, f"Queued {queryset.count()} document(s) for a rebuild.")
+        self._requeue(request, queryset, force=True)
 
 
 class ChildInline(admin.TabularInline):
@@ -88,14 +135,19 @@ class ChildInline(admin.TabularInline):
 
 
 @admin.register(Node)
-class NodeAdmin(admin.ModelAdmin):
+class NodeAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("outline", "kind", "node_id", "document", "flags", "text_length")
-    list_filter = ("kind", *NODE_FLAG_COLUMNS, "document")
+    list_filter = ("kind", *NODE_FLAG_COLUMNS, ("document", admin.RelatedOnlyFieldListFilter))
     search_fields = ("node_id", "ref", "heading", "text")
     list_select_related = ("document",)
     ordering = ("document_id", "order")
     list_per_page = 200
     inlines = (ChildInline,)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Node]:
+        matters = visible_matters(request.user)
+        return super().get_queryset(request).filter(document__matter__in=matters)
+
     readonly_fields = (
         "document",
         "parent_link",
@@ -201,24 +253,30 @@ class NodeAdmin(admin.ModelAdmin):
 
 
 @admin.register(CrossReference)
-class CrossReferenceAdmin(admin.ModelAdmin):
+class CrossReferenceAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("text", "kind", "source", "target", "qualifier", "unresolved_reason")
     list_filter = ("kind", "unresolved_reason")
     search_fields = ("text", "target_ref", "qualifier")
     raw_id_fields = ("source", "target")
     list_select_related = ("source", "target")
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[CrossReference]:
+        matters = visible_matters(request.user)
+        return super().get_queryset(request).filter(source__document__matter__in=matters)
+
 
 @admin.register(DefinedTerm)
-class DefinedTermAdmin(admin.ModelAdmin):
+class DefinedTermAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ("term", "document", "defining_node", "use_count")
     search_fields = ("term",)
-    list_filter = ("document",)
+    list_filter = (("document", admin.RelatedOnlyFieldListFilter),)
     raw_id_fields = ("defining_node", "used_in")
     list_select_related = ("document", "defining_node")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[DefinedTerm]:
-        return super().get_queryset(request).annotate(_uses=Count("used_in"))
+        matters = visible_matters(request.user)
+        queryset = super().get_queryset(request).filter(document__matter__in=matters)
+        return queryset.annotate(_uses=Count("used_in"))
 
     @admin.display(description="uses", ordering="_uses")
     def use_count(self, obj: DefinedTerm) -> int:

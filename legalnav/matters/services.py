@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from legalnav.matters.models import AuditEvent, Matter, Membership
+from legalnav.matters.selectors import open_work
 
 
 class MembershipError(ValueError):
@@ -144,22 +145,6 @@ class MatterLifeError(ValueError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-
-
-def open_work(matter: Matter) -> list[str]:
-    """What is still queued or running in the matter, in words ("Answering: 2"): every kind of
-    job whose row belongs to a matter (core.jobs.SPECS)."""
-    from legalnav.core.jobs import SPECS
-
-    busy = []
-    for spec in SPECS.values():
-        model = spec.model_class()
-        if "matter" not in {f.name for f in model._meta.get_fields()}:
-            continue  # belongs to no matter, or through a row that does (a grid's chunks)
-        count = model._default_manager.filter(matter=matter, status__in=spec.open_statuses).count()
-        if count:
-            busy.append(f"{spec.noun}: {count}")
-    return busy
 
 
 def _locked(matter: Matter) -> Matter:

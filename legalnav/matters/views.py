@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from legalnav.matters import actions, selectors, services
+from legalnav.matters import actions, selectors
 from legalnav.matters.access import Action, can, is_admin, matter_for
 from legalnav.matters.audit import audit_list
 from legalnav.matters.forms import (
@@ -167,7 +167,7 @@ def matter_life(request: HttpRequest, matter_id: int) -> HttpResponse:
         "matter": matter,
         "retention_form": RetentionForm(initial={"retain_until": matter.retain_until}),
         "name_form": TypedNameForm(),
-        "busy": services.open_work(matter) if matter.is_open else [],
+        "busy": selectors.open_work(matter) if matter.is_open else [],
         "purged_event": _purged_event(matter),
     }
     return render(request, "matters/life.html", context)

@@ -28,9 +28,27 @@ from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
 from legalnav.review import exports, playbooks, services
 from legalnav.review.models import Cell, Grid, GridColumn, Playbook, PlaybookRun, SavedColumn
-from legalnav.review.services import ColumnSpec, GridRejected
+from legalnav.review.services import (
+    CHARS_PER_TOKEN,
+    ColumnSpec,
+    GridRejected,
+    columns_check,
+    grid_documents_check,
+    grid_estimate,
+)
 
-__all__ = ["GridRejected", "JobQueueDown", "RateLimited"]
+# Besides the actions, what the doors need of the services (they do not import them: the layer
+# contract in pyproject.toml): the refusals and the checks and estimate made before acting.
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "ColumnSpec",
+    "GridRejected",
+    "JobQueueDown",
+    "RateLimited",
+    "columns_check",
+    "grid_documents_check",
+    "grid_estimate",
+]
 
 # Grids started per user a minute: each is up to MAX_DOCUMENTS x MAX_COLUMNS cells of work.
 GRID = Limit("grid", "LEGALNAV_GRID_RATE_PER_MINUTE", 5, "review grids", "started")

@@ -1,20 +1,39 @@
+"""Grids and saved columns in the Django admin, to look at: they are made, resumed, cancelled and
+exported on the matter's review page (or the API), through the review actions."""
+
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 
+from legalnav.matters.access import visible_matters
 from legalnav.review.models import Grid, SavedColumn
 
 
+class LookOnly(admin.ModelAdmin):
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).filter(matter__in=visible_matters(request.user))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Grid)
-class GridAdmin(admin.ModelAdmin):
+class GridAdmin(LookOnly):
     list_display = ("id", "title", "matter", "status", "cells_done", "cells_total", "created_at")
     list_filter = ("status", "mode")
     search_fields = ("title",)
     raw_id_fields = ("matter", "created_by")
-    readonly_fields = ("lease_owner", "lease_expires_at", "attempts", "estimate")
 
 
 @admin.register(SavedColumn)
-class SavedColumnAdmin(admin.ModelAdmin):
+class SavedColumnAdmin(LookOnly):
     list_display = ("key", "type", "matter", "created_by")
     raw_id_fields = ("matter", "created_by")

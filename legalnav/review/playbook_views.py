@@ -20,11 +20,11 @@ from django_htmx.http import HttpResponseStopPolling
 from legalnav.matters.access import Action, matter_for
 from legalnav.matters.models import Matter
 from legalnav.review import actions, playbooks, selectors
+from legalnav.review.actions import GridRejected
 from legalnav.review.columns import ANSWER_TYPES, CUAD_COLUMNS
 from legalnav.review.exports import FORMATS
 from legalnav.review.models import Grid, Playbook
 from legalnav.review.rules import KIND_LABELS, KINDS, SEVERITIES, VERDICT_LABELS
-from legalnav.review.services import GridRejected
 
 VIA = "page"
 BLANK_ROWS = 3

@@ -23,12 +23,12 @@ from django_htmx.middleware import HtmxDetails
 
 from legalnav.matters.access import Action, matter_for
 from legalnav.matters.models import Matter
-from legalnav.review import actions, selectors, services
+from legalnav.review import actions, selectors
+from legalnav.review.actions import GridRejected
 from legalnav.review.columns import ANSWER_TYPES, CUAD_COLUMNS
 from legalnav.review.exports import FORMATS
 from legalnav.review.forms import GridForm, grid_form_parse
 from legalnav.review.models import Grid
-from legalnav.review.services import GridRejected
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -51,7 +51,7 @@ def _form_context(
         "types": ANSWER_TYPES,
         "own_rows": form.own_rows(),
         "modes": Grid.Mode.choices,
-        "chars_per_token": services.CHARS_PER_TOKEN,
+        "chars_per_token": actions.CHARS_PER_TOKEN,
         **extra,
     }
 
@@ -77,10 +77,10 @@ def grid_new(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     saved = list(selectors.saved_columns(matter=matter, user=request.user))
     columns = form.columns(saved)
     try:
-        checked = services.columns_check(columns)
-        documents = services.grid_documents_check(matter=matter, document_ids=form.document_ids)
+        checked = actions.columns_check(columns)
+        documents = actions.grid_documents_check(matter=matter, document_ids=form.document_ids)
         if "estimate" in request.POST:
-            estimate = services.grid_estimate(documents=documents, columns=checked)
+            estimate = actions.grid_estimate(documents=documents, columns=checked)
             context = _form_context(request, matter, form, estimate=estimate)
             return render(request, "review/new.html", context)
         if form.save_own:

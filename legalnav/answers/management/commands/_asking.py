@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.core.management.base import CommandError
 
 from legalnav.answers import actions
+from legalnav.answers.actions import QueryRejected
 from legalnav.answers.models import Query
-from legalnav.answers.services import QueryRejected
 from legalnav.matters.models import Matter
 from legalnav.matters.selectors import matter_named
 

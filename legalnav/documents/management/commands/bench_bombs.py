@@ -95,8 +95,8 @@ def _peak_mib() -> float:
 
 
 def _extract_case(name: str, data: bytes) -> dict[str, Any]:
+    from legalnav.documents.actions import extract_limits
     from legalnav.documents.parsing.extract import ExtractionError, extract_text
-    from legalnav.documents.services import extract_limits
 
     before = _peak_mib()
     started = time.perf_counter()

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from legalnav.documents.actions import document_write_navindex
 from legalnav.documents.models import Document
-from legalnav.documents.services import document_write_navindex
 
 
 class Command(BaseCommand):

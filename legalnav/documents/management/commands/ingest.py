@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.documents.actions import archive_limits
+from legalnav.documents.actions import DocumentRejected, archive_limits, document_upload
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS, ExtractionError
 from legalnav.documents.parsing.extract.archive import (
@@ -22,7 +22,6 @@ from legalnav.documents.parsing.extract.archive import (
     is_archive,
     walk_archive,
 )
-from legalnav.documents.services import DocumentRejected, document_add, document_index
 from legalnav.matters.actions import matter_for_command
 
 
@@ -69,32 +68,40 @@ class Command(BaseCommand):
                 continue
             path = label
             try:
-                doc, created = document_add(
+                outcome = document_upload(
                     matter=matter,
+                    user=None,
                     filename=name,
                     data=data,
+                    via="command",
+                    here=not opts["queue"],
                     folder=folder,
                     title=str(opts["title"]),
                     kind=str(opts["kind"]),
                     amends=amends,
-                    effective_date=opts["effective_date"],  # type: ignore[arg-type]
-                    enqueue=bool(opts["queue"]),
+                    effective_date=opts["effective_date"],
                 )
             except DocumentRejected as exc:
                 self.stderr.write(f"{path}: {exc.message}")
                 failures += 1
                 continue
-            if not created:
+            doc = outcome.document
+            assert doc is not None  # an accepted file has its document
+            if not outcome.created:
                 self.stdout.write(f"{path}: already in the matter as document {doc.pk}")
                 continue
-            if opts["queue"]:
-                self.stdout.write(f"{path}: queued as document {doc.pk}")
+            if outcome.index is None:  # queued for a worker
+                if outcome.error:
+                    failures += 1
+                    self.stderr.write(f"{path}: {outcome.error}")
+                else:
+                    self.stdout.write(f"{path}: queued as document {doc.pk}")
                 continue
-            outcome = document_index(document_id=doc.pk)
-            line = f"{path}: document {doc.pk} {outcome.status} ({outcome.nodes} clauses)"
-            if outcome.status == "failed":
+            index = outcome.index
+            line = f"{path}: document {doc.pk} {index.status} ({index.nodes} clauses)"
+            if index.status == "failed":
                 failures += 1
-                self.stderr.write(f"{line}: {outcome.message}")
+                self.stderr.write(f"{line}: {index.message}")
             else:
                 self.stdout.write(line)
         if failures:

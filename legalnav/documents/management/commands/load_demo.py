@@ -10,8 +10,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from legalnav.documents.actions import document_upload
 from legalnav.documents.models import Document
-from legalnav.documents.services import document_add, document_index
 from legalnav.matters.actions import matter_open, member_add
 from legalnav.matters.models import Matter, Membership
 
@@ -60,23 +60,26 @@ class Command(BaseCommand):
         by_file: dict[str, Document] = {}
         for item in manifest["documents"]:
             path = folder / item["file"]
-            doc, created = document_add(
+            outcome = document_upload(
                 matter=matter,
+                user=None,
                 filename=item["file"],
                 data=path.read_bytes(),
+                via="command",
+                here=True,
                 title=item.get("title", ""),
                 kind=item.get("kind", ""),
                 amends=by_file.get(item.get("amends", "")),
                 effective_date=date.fromisoformat(item["effective_date"])
                 if item.get("effective_date")
                 else None,
-                enqueue=False,
             )
+            doc, index = outcome.document, outcome.index
+            assert doc is not None and index is not None  # accepted and indexed here
             by_file[item["file"]] = doc
-            outcome = document_index(document_id=doc.pk)
             self.stdout.write(
-                f"{'added' if created else 'kept '}  {doc.title}: {outcome.status} "
-                f"({outcome.nodes} clauses){' — ' + outcome.message if outcome.message else ''}"
+                f"{'added' if outcome.created else 'kept '}  {doc.title}: {index.status} "
+                f"({index.nodes} clauses){' — ' + index.message if index.message else ''}"
             )
         self.stdout.write(
             self.style.SUCCESS(f"Demo matter “{matter.name}” is ready (id {matter.pk}).")

@@ -19,6 +19,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from legalnav.documents.actions import DocumentRejected, document_upload
 from legalnav.documents.case_cards import (
     case_card_enrich,
     case_cards_link,
@@ -27,7 +28,6 @@ from legalnav.documents.case_cards import (
 )
 from legalnav.documents.models import CaseCard, Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
-from legalnav.documents.services import DocumentRejected, document_add, document_index
 from legalnav.matters.actions import matter_for_command
 from legalnav.matters.models import Matter
 
@@ -102,23 +102,26 @@ class Command(BaseCommand):
         with deferred_linking():
             for n, path in enumerate(files, 1):
                 try:
-                    doc, _ = document_add(
+                    outcome = document_upload(
                         matter=matter,
+                        user=None,
                         filename=path.name,
                         data=path.read_bytes(),
+                        via="command",
+                        here=True,
                         kind=Document.Kind.JUDGMENT,
-                        enqueue=False,
                     )
                 except (OSError, DocumentRejected) as exc:
                     counts["failed"] += 1
                     self.stderr.write(f"{path}: {getattr(exc, 'message', exc)}")
                     continue
-                outcome = document_index(document_id=doc.pk)
-                if outcome.status == "failed":
+                doc, index = outcome.document, outcome.index
+                assert doc is not None and index is not None  # accepted and indexed here
+                if index.status == "failed":
                     counts["failed"] += 1
-                    self.stderr.write(f"{path}: {outcome.message}")
+                    self.stderr.write(f"{path}: {index.message}")
                 else:
-                    counts["indexed" if outcome.status == "indexed" else "unchanged"] += 1
+                    counts["indexed" if index.status == "indexed" else "unchanged"] += 1
                     if opts["enrich"] and not settings.LLM_ENRICH_ON_INDEX:
                         enrichment = case_card_enrich(document=doc)
                         counts["enriched"] += 1 if enrichment and "error" not in enrichment else 0
