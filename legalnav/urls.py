@@ -44,6 +44,7 @@ urlpatterns = [
         name="matter-purge-withdraw",
     ),
     path("matters/<int:matter_id>/purge/", matters.matter_purge, name="matter-purge"),
+    path("matters/<int:matter_id>/handover/", matters.matter_handover, name="matter-handover"),
     path("matters/retention/", matters.retention_list, name="matter-retention"),
     # A matter's documents, upload, and the reader.
     path("matters/<int:matter_id>/", documents.matter_detail, name="matter-detail"),

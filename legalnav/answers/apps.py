@@ -16,3 +16,13 @@ class AnswersConfig(AppConfig):
         matter_purging.connect(
             receivers.purge_matter_answers, dispatch_uid="legalnav-answers-purge"
         )
+
+        # The handover zip: this app's part (see matters/handover.py).
+        from legalnav.answers import handover as answers_handover
+        from legalnav.matters.handover import register
+
+        register(
+            "answers",
+            order=20,
+            describes="answers/: each question with its answer and cited provisions (Markdown); memos/: the PDF memo of each answered question; answers/index.csv",
+        )(answers_handover.answers_part)

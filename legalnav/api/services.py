@@ -362,6 +362,15 @@ def matter_close(*, user: object, matter_id: object, via: str) -> schemas.Matter
     return _matter_detail(user, matter)
 
 
+def matter_handover(*, user: object, matter_id: object, via: str) -> matter_actions.Handover:
+    """The handover zip (owners; audited). A read: a read-only token may take it."""
+    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
+    try:
+        return matter_actions.matter_handover(matter=matter, user=user, via=via)
+    except matter_actions.MatterLifeError as exc:
+        raise ApiError(409, "matter_state", exc.message) from None
+
+
 @writes
 def matter_reopen(*, user: object, matter_id: object, via: str) -> schemas.MatterOut:
     matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from ninja import File, Form, Query, Status, UploadedFile
 from pydantic import Field, WithJsonSchema
@@ -73,6 +73,29 @@ def matters_detail(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
 )
 def matters_close(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
     return services.matter_close(user=request.auth, matter_id=matter_id, via=VIA)
+
+
+@api.get(
+    "/v1/matters/{matter_id}/handover",
+    summary="The whole matter as one zip, streamed: documents in their folders, answers with "
+    "citations and PDF memos, grids as XLSX, the audit trail and members as CSV (owners; "
+    "audited; 409 once purged)",
+    tags=["matters"],
+    response={(401, 403, 404, 409): Err},
+    openapi_extra={
+        "responses": {
+            "200": {
+                "description": "OK",
+                "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        }
+    },
+)
+def matters_handover(request: ApiRequest, matter_id: PathId) -> StreamingHttpResponse:
+    handover = services.matter_handover(user=request.auth, matter_id=matter_id, via=VIA)
+    response = StreamingHttpResponse(handover.chunks, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{handover.filename}"'
+    return response
 
 
 @api.post(

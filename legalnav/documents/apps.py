@@ -17,3 +17,13 @@ class DocumentsConfig(AppConfig):
         matter_purging.connect(
             receivers.purge_matter_documents, dispatch_uid="legalnav-documents-purge"
         )
+
+        # The handover zip: this app's part (see matters/handover.py).
+        from legalnav.documents import handover as documents_handover
+        from legalnav.matters.handover import register
+
+        register(
+            "documents",
+            order=10,
+            describes="documents/: every document in the folder it was uploaded in; documents/index.csv lists them",
+        )(documents_handover.documents_part)

@@ -15,13 +15,17 @@ Refusals: ``PermissionDenied`` (or ``Http404`` for a non-member, exactly as ``ma
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
 
-from legalnav.matters import services
+from legalnav.matters import handover, services
 from legalnav.matters.access import Action, is_admin, require
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter, Membership
@@ -32,10 +36,12 @@ from legalnav.matters.signals import matter_purging
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "Handover",
     "MatterLifeError",
     "MembershipError",
     "PurgeFailed",
     "matter_close",
+    "matter_handover",
     "matter_open",
     "matter_purge",
     "matter_purge_request",
@@ -316,3 +322,38 @@ def matters_due_for_purge() -> list[Matter]:
 
 def purge_counts_in_words(removed: dict[str, Any]) -> str:
     return ", ".join(f"{key.replace('_', ' ')}: {value}" for key, value in sorted(removed.items()))
+
+
+# --- handing a matter over ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Handover:
+    filename: str
+    chunks: Iterator[bytes]  # the zip, written as it is read
+    counts: handover.HandoverCounts
+
+
+def matter_handover(*, matter: Matter, user: object | None, via: str) -> Handover:
+    """The whole matter as one zip for handing it over (owners): documents in their folders,
+    answers with their citations and memos, grids as XLSX, the audit trail and the members as
+    CSV. A closed matter can be handed over; a purged one has nothing left to hand over. The
+    export is audited when it starts; the zip is written as it is sent."""
+    _may_manage(user, matter, via)
+    if matter.is_purged:
+        raise MatterLifeError("This matter was purged: there is nothing left to hand over.")
+    audit_record(
+        matter=matter,
+        user=user,
+        action=AuditEvent.Action.HANDOVER_EXPORTED,
+        target=matter.name,
+        detail={"via": via, "parts": handover.parts()},
+    )
+    counts = handover.HandoverCounts()
+    stamp = timezone.now().strftime("%Y%m%d")
+    name = slugify(matter.name)[:60] or "matter"
+    return Handover(
+        filename=f"legalnav-handover-{name}-{stamp}.zip",
+        chunks=handover.handover_chunks(matter, user, counts),
+        counts=counts,
+    )

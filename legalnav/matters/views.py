@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -229,6 +229,22 @@ def _life_change(request: HttpRequest, matter_id: int, change: str) -> HttpRespo
 @require_POST
 def matter_close(request: HttpRequest, matter_id: int) -> HttpResponse:
     return _life_change(request, matter_id, "close")
+
+
+@login_required
+@require_POST
+def matter_handover(request: HttpRequest, matter_id: int) -> HttpResponse:
+    """The handover zip (owners), streamed as it is written."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.MANAGE)
+    try:
+        handover = actions.matter_handover(matter=matter, user=request.user, via="page")
+    except actions.MatterLifeError as exc:
+        messages.error(request, exc.message)
+        return redirect("matter-life", matter_id=matter.pk)
+    response = StreamingHttpResponse(handover.chunks, content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{handover.filename}"'
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @login_required

@@ -17,3 +17,13 @@ class ReviewConfig(AppConfig):
 
         # A purge removes this app's part of the matter (see matters/signals.py).
         matter_purging.connect(receivers.purge_matter_review, dispatch_uid="legalnav-review-purge")
+
+        # The handover zip: this app's part (see matters/handover.py).
+        from legalnav.matters.handover import register
+        from legalnav.review import handover as review_handover
+
+        register(
+            "review",
+            order=30,
+            describes="grids/: each review grid as XLSX (values, citations, review state, playbook deviations)",
+        )(review_handover.grids_part)

@@ -101,9 +101,10 @@ def test_ingest_opens_a_new_matter_through_the_action(tmp_path):
         call_command("ingest", str(path), "--matter", "Cargill", stdout=StringIO())
     matter = Matter.objects.get()
     assert matter.name == "Cargill" and not matter.memberships.exists()
-    assert trail(matter) == [
-        ("created", None, "Cargill", {"kind": "transaction", "via": "command"})
-    ]
+    created, uploaded = trail(matter)  # the file once: the second time it is already there
+    assert created == ("created", None, "Cargill", {"kind": "transaction", "via": "command"})
+    assert uploaded[:3] == ("uploaded", None, "D1 short (short.txt)")
+    assert uploaded[3]["via"] == "command" and uploaded[3]["filename"] == "short.txt"
 
 
 def test_ingest_with_an_owner_makes_them_a_member_audited_once(tmp_path):
@@ -119,4 +120,4 @@ def test_ingest_with_an_owner_makes_them_a_member_audited_once(tmp_path):
             "ingest", str(path), "--matter", "Cargill", "--owner", "ben", stdout=StringIO()
         )
     assert sorted(m.user.username for m in matter.memberships.all()) == ["asha", "ben"]
-    assert [row[0] for row in trail(matter)] == ["created", "member_added"]
+    assert [row[0] for row in trail(matter)] == ["created", "uploaded", "member_added"]

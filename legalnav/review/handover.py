@@ -1,0 +1,17 @@
+"""The review part of a matter's handover zip: every grid as the XLSX a reviewer downloads (cells,
+citations, review state and playbook deviations), registered in ``ReviewConfig.ready``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from legalnav.matters.handover import Entry, safe_name
+from legalnav.matters.models import Matter
+from legalnav.review import exports
+from legalnav.review.models import Grid
+
+
+def grids_part(matter: Matter, user: object) -> Iterator[Entry]:
+    for grid in Grid.objects.filter(matter=matter).order_by("pk"):
+        name = safe_name(f"G{grid.pk} {grid.title or 'grid'}", 100)
+        yield f"grids/{name}.xlsx", exports.grid_xlsx(grid)
