@@ -13,6 +13,7 @@ class RetrievalConfig(AppConfig):
     def ready(self) -> None:
         from django.core.signals import request_finished
 
+        from legalnav.core.backup import restored
         from legalnav.core.jobs import job_finished
         from legalnav.core.runner import runner_started
         from legalnav.documents.signals import document_deleting, document_indexed
@@ -26,6 +27,8 @@ class RetrievalConfig(AppConfig):
         document_deleting.connect(
             receivers.unstore_deleted_document, dispatch_uid="legalnav-retrieval-unstore"
         )
+        # A restored backup: its vectors go back into this deployment's store.
+        restored.connect(receivers.restore_vectors, dispatch_uid="legalnav-retrieval-restore")
         # The index cache writes itself at the end of every unit of work (see receivers.py).
         request_finished.connect(
             receivers.flush_index_cache, dispatch_uid="legalnav-retrieval-flush-request"

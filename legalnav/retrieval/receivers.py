@@ -8,6 +8,8 @@
 - A process that runs jobs started (the web process's runner, ``core.runner.runner_started``; a
   Celery pool process, ``worker_process_init`` in legalnav/celery.py): load the embedding model
   on a background thread, so that the first question does not wait for it.
+- A backup was restored (``core.backup.restored``): put every indexed document's vectors into
+  this deployment's vector store, from the restored embedding cache (nothing embedded again).
 - A request, a job or the process ended: write what retrieval computed meanwhile (new document
   indexes, new passage vectors) to the on-disk index cache, so that no caller has to remember to.
   Once per unit of work rather than after every computation: the write then happens after the
@@ -116,3 +118,26 @@ def flush_index_cache(sender: Any = None, **kwargs: Any) -> None:
         services.flush_index_cache()
     except Exception:
         logger.exception("writing the retrieval index cache failed")
+
+
+def restore_vectors(sender: Any = None, **kwargs: Any) -> str:
+    """After a restore: every indexed document's vectors into the store this deployment uses
+    (none in use: retrieval reads the restored cache directly). Returns a line for the report."""
+    from legalnav.documents.models import Document
+    from legalnav.retrieval.services import document_store_vectors, vector_store
+
+    documents = Document.objects.filter(status=Document.Status.INDEXED).exclude(text="")
+    Document.objects.exclude(vector_collection="").update(vector_collection="")
+    if vector_store() is None:
+        return "Vectors: read from the restored embedding cache (no vector store in use)."
+    stored = failed = 0
+    for document in documents.iterator(chunk_size=100):
+        try:
+            document_store_vectors(document=document)
+            stored += 1
+        except Exception:
+            logger.exception("storing the vectors of document %s failed", document.pk)
+            failed += 1
+    flush_index_cache()
+    note = f"Vectors: {stored} documents stored in the vector store"
+    return note + (f"; {failed} failed (re-index them to retry)." if failed else ".")
