@@ -92,8 +92,15 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
+    "allauth.mfa",
+    "allauth.usersessions",
     "legalnav.core",
     "legalnav.matters",
+    "legalnav.accounts",
     "legalnav.documents",
     "legalnav.retrieval",
     "legalnav.answers",
@@ -114,6 +121,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",
+    "legalnav.accounts.middleware.RequireSecondFactorMiddleware",
 ]
 
 ROOT_URLCONF = "legalnav.urls"
@@ -197,6 +207,66 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 LOGIN_REDIRECT_URL = "/"
+
+# --- Sign-in (legalnav/accounts): local accounts, single sign-on, second factors ---------------
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+# Local accounts sign in with a username on /accounts/login/ (legalnav's own form, rate-limited);
+# nobody signs themselves up: staff add people, or the firm's identity provider does (below).
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "none"
+ACCOUNT_ADAPTER = "legalnav.accounts.adapters.AccountAdapter"
+ACCOUNT_LOGOUT_ON_GET = False
+SOCIALACCOUNT_ADAPTER = "legalnav.accounts.adapters.SocialAccountAdapter"
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # an address at the IdP never takes over an account
+SOCIALACCOUNT_LOGIN_ON_GET = False
+SOCIALACCOUNT_STORE_TOKENS = False
+# Single sign-on through OpenID Connect (Entra ID / Azure AD, Okta, Google Workspace, any
+# compliant issuer): LEGALNAV_OIDC_SERVER_URL is the issuer (its
+# .well-known/openid-configuration is read), with the client registered there. Users are made on
+# their first sign-in from the token's preferred_username (else email); they see no matter until
+# an owner adds them.
+OIDC_SERVER_URL = env_str("LEGALNAV_OIDC_SERVER_URL", "")
+SOCIALACCOUNT_PROVIDERS = {
+    "openid_connect": {
+        "OAUTH_PKCE_ENABLED": True,
+        "APPS": (
+            [
+                {
+                    "provider_id": env_str("LEGALNAV_OIDC_ID", "firm"),
+                    "name": env_str("LEGALNAV_OIDC_NAME", "your firm's sign-in"),
+                    "client_id": env_str("LEGALNAV_OIDC_CLIENT_ID", ""),
+                    "secret": env_secret("LEGALNAV_OIDC_CLIENT_SECRET"),
+                    "settings": {
+                        "server_url": OIDC_SERVER_URL,
+                        "token_auth_method": "client_secret_post",
+                    },
+                }
+            ]
+            if OIDC_SERVER_URL
+            else []
+        ),
+    }
+}
+# Second factors: TOTP apps, WebAuthn security keys and passkeys, and recovery codes.
+MFA_SUPPORTED_TYPES = ["totp", "webauthn", "recovery_codes"]
+MFA_PASSKEY_LOGIN_ENABLED = False
+MFA_TOTP_ISSUER = "legalnav"
+# allauth refuses a second factor to an account with an unverified address, against someone who
+# signs up with another's address and locks them out. Nobody signs up here and addresses never
+# recover an account, so a person made by single sign-on (whose address may come unverified)
+# can set one up at once.
+MFA_ALLOW_UNVERIFIED_EMAIL = True
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG  # localhost over http in development
+# Required for everyone (1), or by default for staff in production (DEBUG off) and for no one in
+# development: a user without a second factor is sent to set one up before anything else.
+LEGALNAV_REQUIRE_MFA = env_bool("LEGALNAV_REQUIRE_MFA", default=False)
+LEGALNAV_REQUIRE_MFA_FOR_STAFF = env_bool("LEGALNAV_REQUIRE_MFA_FOR_STAFF", default=not DEBUG)
+USERSESSIONS_TRACK_ACTIVITY = False
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
 MEDIA_URL = "media/"
 

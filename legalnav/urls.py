@@ -73,6 +73,10 @@ urlpatterns = [
     # Sign-in, limited per username and address (before Django's own, which it replaces).
     path("accounts/login/", SignInView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
+    # allauth after Django's own: single sign-on (/accounts/oidc/...), second factors
+    # (/accounts/2fa/...), sessions (/accounts/sessions/). Its login and logout are shadowed by
+    # the two above.
+    path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
 ]

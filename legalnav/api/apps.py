@@ -8,3 +8,12 @@ class ApiConfig(AppConfig):
     label = "api"
     verbose_name = "JSON API"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from legalnav.accounts.signals import user_deactivated
+        from legalnav.api import tokens
+
+        # A deactivated person's tokens stop working at once (and stay revoked if they return).
+        user_deactivated.connect(
+            tokens.revoke_all_of_deactivated, dispatch_uid="legalnav-api-deact"
+        )

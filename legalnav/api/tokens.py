@@ -20,11 +20,15 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from legalnav.api.errors import ApiError
 from legalnav.api.models import ApiToken
+from legalnav.matters.access import is_admin
+from legalnav.matters.audit import audit_record
+from legalnav.matters.models import AuditEvent
 
 TOKEN_PREFIX = "lnav_"
 PREFIX_CHARS = 12  # "lnav_" and 7 characters of the secret, shown on the settings page
@@ -116,6 +120,32 @@ def api_token_revoke(*, user: object, token_id: object) -> ApiToken | None:
         )
         token.refresh_from_db()
     return token
+
+
+def api_token_revoke_by_staff(*, staff: object, token: ApiToken) -> bool:
+    """Revoke anyone's token (staff, from the admin), audited outside any matter. False when it
+    was already revoked."""
+    if not is_admin(staff):
+        raise PermissionDenied("Only staff revoke other people's tokens.")
+    revoked = ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    if revoked:
+        audit_record(
+            matter=None,
+            user=staff,
+            action=AuditEvent.Action.TOKEN_REVOKED,
+            target=f"{token.user.get_username()}: {token.name} ({token.prefix}…)",
+            detail={"token_id": token.pk, "owner": token.user.get_username(), "via": "admin"},
+        )
+    return bool(revoked)
+
+
+def revoke_all_of_deactivated(sender: object = None, *, user: object, **kwargs: object) -> int:
+    """Every live token of a deactivated person, revoked (``accounts.signals.user_deactivated``)."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
 
 
 def api_token_authenticate(*, raw: str | None) -> TokenUser:

@@ -42,6 +42,16 @@ class SignInView(LoginView):
             return response
         return super().post(request, *args, **kwargs)
 
+    def form_valid(self, form: Any) -> HttpResponse:
+        """The password was right: sign in through allauth's stages, so that a person with a
+        second factor is asked for it before the session is theirs."""
+        from allauth.account.internal.flows.login import record_authentication
+        from allauth.account.utils import perform_login
+
+        user = form.get_user()
+        record_authentication(self.request, user, method="password", username=user.get_username())
+        return perform_login(self.request, user, redirect_url=self.get_success_url())
+
     def form_invalid(self, form: Any) -> HttpResponse:
         for limit, subjects in _failure_subjects(self.request).items():
             limits.limit_count(limit, subjects=subjects)

@@ -148,6 +148,9 @@ class AuditEvent(models.Model):
         # whatever happens to the matter's own rows.
         PURGED = "purged", "Purged matter"
         HANDOVER_EXPORTED = "handover_exported", "Exported the matter for handover"
+        # Staff revoking someone's API token (legalnav.api), outside any matter. Sign-ins and
+        # deactivations are in the sign-in log (legalnav.accounts.models.AccessEvent).
+        TOKEN_REVOKED = "token_revoked", "Revoked an API token"
 
     # Empty for what belongs to no matter: evaluation runs score gold sets, never a matter's
     # documents, and their start, retry and cancel are audited all the same.
