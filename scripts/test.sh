@@ -5,12 +5,14 @@ cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh
 # System packages the tests use: docker-compose (validates the compose file), chromium (the
-# browser tests) and tesseract-ocr (OCR of scans; bootstrap installs it too). Installed on Debian
+# browser tests), tesseract-ocr (OCR of scans; bootstrap installs it too) and postgresql-client
+# (pg_dump and pg_restore, for the backup test on PostgreSQL). Installed on Debian
 # when running as root; otherwise the tests say what is missing.
 missing=()
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
 [ -x "${LEGALNAV_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 command -v tesseract >/dev/null 2>&1 || missing+=(tesseract-ocr tesseract-ocr-eng)
+command -v pg_dump >/dev/null 2>&1 || missing+=(postgresql-client)  # manage.py backup on PostgreSQL
 if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 \
     || { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; }
