@@ -15,6 +15,7 @@ from legalnav.answers.models import Query
 from legalnav.answers.services import QueryRejected as QueryRejected  # for the doors
 from legalnav.answers.services import query_answer, query_cancel, query_create, query_retry
 from legalnav.answers.spend import SpendDecision, spend_check
+from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.core.limits import (
@@ -91,7 +92,7 @@ def question_ask(
     audit_record(
         matter=matter,
         user=user,
-        action=AuditEvent.Action.ASKED,
+        action=AnswerVerb.ASKED,
         target=_target(query),
         detail={
             "query_id": query.pk,

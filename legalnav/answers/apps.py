@@ -9,6 +9,12 @@ class AnswersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # This app's audit verbs (see matters/audit.py).
+        from legalnav.answers.verbs import Verb
+        from legalnav.matters.audit import register_verbs
+
+        register_verbs(Verb.choices)
+
         from legalnav.answers import receivers
         from legalnav.matters.signals import matter_purging
 

@@ -10,6 +10,12 @@ class ApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # This app's audit verbs (see matters/audit.py).
+        from legalnav.api.verbs import Verb
+        from legalnav.matters.audit import register_verbs
+
+        register_verbs(Verb.choices, in_matter=False)
+
         from legalnav.accounts.signals import user_deactivated
         from legalnav.api import tokens
 

@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from legalnav.api.errors import ApiError
 from legalnav.api.models import ApiToken
+from legalnav.api.verbs import Verb as ApiVerb
 from legalnav.matters.access import is_admin
 from legalnav.matters.audit import audit_record
-from legalnav.matters.models import AuditEvent
 
 TOKEN_PREFIX = "lnav_"
 PREFIX_CHARS = 12  # "lnav_" and 7 characters of the secret, shown on the settings page
@@ -134,7 +134,7 @@ def api_token_revoke_by_staff(*, staff: object, token: ApiToken) -> bool:
         audit_record(
             matter=None,
             user=staff,
-            action=AuditEvent.Action.TOKEN_REVOKED,
+            action=ApiVerb.TOKEN_REVOKED,
             target=f"{token.user.get_username()}: {token.name} ({token.prefix}…)",
             detail={"token_id": token.pk, "owner": token.user.get_username(), "via": "admin"},
         )

@@ -42,6 +42,7 @@ from legalnav.documents.services import (
     extract_limits,
     navindex_dir,
 )
+from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.matters.access import require_open
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
@@ -192,7 +193,7 @@ def document_upload(
             audit_record(
                 matter=matter,
                 user=user,
-                action=AuditEvent.Action.UPLOADED,
+                action=DocumentVerb.UPLOADED,
                 target=_target(doc),
                 detail={
                     "document_id": doc.pk,
@@ -248,7 +249,7 @@ def document_requeue(*, document: Document, user: object, force: bool, via: str 
                 audit_record(
                     matter=document.matter,
                     user=user,
-                    action=AuditEvent.Action.REINDEXED,
+                    action=DocumentVerb.REINDEXED,
                     target=_target(document),
                     detail={
                         "document_id": document.pk,
@@ -292,7 +293,7 @@ def document_remove(*, document: Document, user: object, via: str = "page") -> N
     }
     with transaction.atomic():
         audit_record(
-            matter=matter, user=user, action=AuditEvent.Action.DELETED, target=target, detail=detail
+            matter=matter, user=user, action=DocumentVerb.DELETED, target=target, detail=detail
         )
         document_delete(document=document)
 
@@ -332,7 +333,7 @@ def document_update_details(
             audit_record(
                 matter=document.matter,
                 user=user,
-                action=AuditEvent.Action.REINDEXED,
+                action=DocumentVerb.REINDEXED,
                 target=_target(document),
                 detail={"reason": "amends changed", "amends": amends.key if amends else None},
             )
@@ -368,7 +369,7 @@ def document_link_review(
         audit_record(
             matter=document.matter,
             user=user,
-            action=AuditEvent.Action.LINK_REVIEWED,
+            action=DocumentVerb.LINK_REVIEWED,
             target=_target(document),
             detail={
                 "document_id": document.pk,

@@ -9,6 +9,12 @@ class DocumentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # This app's audit verbs (see matters/audit.py).
+        from legalnav.documents.verbs import Verb
+        from legalnav.matters.audit import register_verbs
+
+        register_verbs(Verb.choices)
+
         from legalnav.documents import receivers
         from legalnav.matters.signals import matter_purging
 

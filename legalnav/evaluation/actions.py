@@ -32,6 +32,7 @@ from legalnav.evaluation.services import (
     evaluation_run_create,
     evaluation_run_retry,
 )
+from legalnav.evaluation.verbs import Verb as EvaluationVerb
 from legalnav.matters.access import is_admin
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent
@@ -91,7 +92,7 @@ def evaluation_start(
         audit_record(
             matter=None,
             user=user,
-            action=AuditEvent.Action.STARTED,
+            action=EvaluationVerb.STARTED,
             target=_target(run),
             detail={
                 "run_id": run.pk,

@@ -8,3 +8,10 @@ class EvaluationConfig(AppConfig):
     label = "evaluation"
     default_auto_field = "django.db.models.BigAutoField"
     verbose_name = "Evaluation"
+
+    def ready(self) -> None:
+        # This app's audit verbs (see matters/audit.py).
+        from legalnav.evaluation.verbs import Verb
+        from legalnav.matters.audit import register_verbs
+
+        register_verbs(Verb.choices, in_matter=False)

@@ -6,12 +6,48 @@ record, with ``detail["via"]`` naming the door: "page", "api", "mcp" or "command
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Model, QuerySet
 
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.matters.models import AuditEvent, Matter
+
+# --- the verbs ----------------------------------------------------------------------------------
+# Each app registers the verbs it writes in its AppConfig.ready() (the matters' own and the shared
+# job verbs are AuditEvent.Action). A row's action is its verb's text, checked here when it is
+# written rather than by the column's choices, so a new verb needs no migration.
+
+
+@dataclass(frozen=True)
+class VerbInfo:
+    label: str
+    in_matter: bool  # False: written outside any matter (evaluation runs, staff on tokens)
+
+
+_VERBS: dict[str, VerbInfo] = {}
+
+
+def register_verbs(choices: Iterable[tuple[str, str]], *, in_matter: bool = True) -> None:
+    """Register verbs (a TextChoices class's ``choices``, or (value, label) pairs). The same verb
+    twice with another label is a programming error."""
+    for value, label in choices:
+        known = _VERBS.get(value)
+        if known is not None and known.label != label:
+            raise ValueError(f"Audit verb {value!r} is registered twice, as {known.label!r} too.")
+        _VERBS[value] = VerbInfo(label=str(label), in_matter=in_matter)
+
+
+def verb_label(value: str) -> str:
+    info = _VERBS.get(value)
+    return info.label if info else value.replace("_", " ").capitalize()
+
+
+def matter_verbs() -> list[tuple[str, str]]:
+    """(value, label) of every verb a matter's trail can hold, for its filter."""
+    return [(v, i.label) for v, i in _VERBS.items() if i.in_matter]
 
 
 def audit_record(
@@ -26,6 +62,10 @@ def audit_record(
     acted on in words a reader understands ("D12 Supply Agreement.pdf", "question Q7"). ``matter``
     is None only for what belongs to no matter (evaluation runs); ``user`` None (or anonymous) is
     recorded as the system, e.g. a management command run without a user."""
+    if str(action) not in _VERBS:
+        raise ValueError(
+            f"Unknown audit verb {action!r}: register it in its app's ready() (register_verbs)."
+        )
     actor = user if getattr(user, "is_authenticated", False) else None
     return AuditEvent.objects.create(
         matter=matter,

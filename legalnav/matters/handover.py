@@ -100,7 +100,7 @@ def _matter_part(matter: Matter, user: object) -> Iterator[Entry]:
                 (
                     e.at,
                     e.user.get_username() if e.user else "",
-                    e.get_action_display(),
+                    e.action_label,
                     e.target,
                     _detail(e.detail),
                 )

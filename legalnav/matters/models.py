@@ -114,10 +114,6 @@ class AuditEvent(models.Model):
     empty). Rows are only ever added."""
 
     class Action(models.TextChoices):
-        UPLOADED = "uploaded", "Uploaded"
-        REINDEXED = "reindexed", "Re-indexed"
-        DELETED = "deleted", "Deleted"
-        ASKED = "asked", "Asked"
         EXPORTED = "exported", "Exported"
         MEMBER_ADDED = "member_added", "Added member"
         MEMBER_CHANGED = "member_changed", "Changed member role"
@@ -126,18 +122,11 @@ class AuditEvent(models.Model):
         RETRIED = "retried", "Retried"
         CANCELLED = "cancelled", "Cancelled"
         QUEUE_DOWN = "queue_down", "Could not queue (task queue unavailable)"
-        STARTED = "started", "Started evaluation run"
         # A staff user opened a matter they are not a member of (LEGALNAV_STAFF_SEE_ALL_MATTERS);
         # recorded at most once per user and matter per STAFF_ACCESS_EVERY (matters.access).
         STAFF_ACCESS = "staff_access", "Viewed as staff (not a member)"
         # The review grid (legalnav.review.actions).
-        GRID_CREATED = "grid_created", "Created review grid"
-        CELL_REVIEWED = "cell_reviewed", "Reviewed grid cell"
-        COLUMN_SAVED = "column_saved", "Saved review column"
-        LINK_REVIEWED = "link_reviewed", "Reviewed a proposed amendment link"
         # Playbooks (legalnav.review.playbooks): saved by staff outside any matter, applied in one.
-        PLAYBOOK_SAVED = "playbook_saved", "Saved playbook"
-        PLAYBOOK_APPLIED = "playbook_applied", "Applied playbook"
         # A matter's life (legalnav.matters.actions).
         CLOSED = "closed", "Closed matter"
         REOPENED = "reopened", "Reopened matter"
@@ -150,7 +139,6 @@ class AuditEvent(models.Model):
         HANDOVER_EXPORTED = "handover_exported", "Exported the matter for handover"
         # Staff revoking someone's API token (legalnav.api), outside any matter. Sign-ins and
         # deactivations are in the sign-in log (legalnav.accounts.models.AccessEvent).
-        TOKEN_REVOKED = "token_revoked", "Revoked an API token"
 
     # Empty for what belongs to no matter: evaluation runs score gold sets, never a matter's
     # documents, and their start, retry and cancel are audited all the same.
@@ -160,7 +148,9 @@ class AuditEvent(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    action = models.CharField(max_length=20, choices=Action.choices)
+    # A registered verb (matters.audit.register_verbs): the matters' own are ``Action``, each other
+    # app's in its ``verbs.py``; text rather than choices, so that a new verb needs no migration.
+    action = models.CharField(max_length=40)
     target = models.CharField(max_length=300, blank=True)
     detail = models.JSONField(default=dict, blank=True)
     at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -171,3 +161,9 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.user} {self.action} {self.target}"
+
+    @property
+    def action_label(self) -> str:
+        from legalnav.matters.audit import verb_label
+
+        return verb_label(self.action)

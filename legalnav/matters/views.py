@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from legalnav.matters import actions, selectors
 from legalnav.matters.access import Action, can, is_admin, matter_for
-from legalnav.matters.audit import audit_list
+from legalnav.matters.audit import audit_list, matter_verbs
 from legalnav.matters.forms import (
     MatterForm,
     MemberAddForm,
@@ -32,8 +32,6 @@ from legalnav.matters.models import AuditEvent, Matter, Membership
 
 AUDIT_PAGE_SIZE = 50
 VIA = "page"
-# Rows of what belongs to no matter (evaluation runs) never appear in a matter's trail.
-_MATTER_ACTIONS = [c for c in AuditEvent.Action.choices if c[0] != AuditEvent.Action.STARTED]
 
 
 @login_required
@@ -141,7 +139,7 @@ def matter_audit(request: HttpRequest, matter_id: int) -> HttpResponse:
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.MANAGE)
     events = audit_list(matter=matter)
     action = request.GET.get("action", "")
-    if action in AuditEvent.Action.values:
+    if action in dict(matter_verbs()):
         events = events.filter(action=action)
     else:
         action = ""
@@ -150,7 +148,7 @@ def matter_audit(request: HttpRequest, matter_id: int) -> HttpResponse:
         "matter": matter,
         "page": page,
         "action": action,
-        "actions": _MATTER_ACTIONS,
+        "actions": matter_verbs(),  # what belongs to no matter never appears in a trail
     }
     return render(request, "matters/audit.html", context)
 

@@ -36,6 +36,7 @@ from legalnav.review.services import (
     grid_documents_check,
     grid_estimate,
 )
+from legalnav.review.verbs import Verb as ReviewVerb
 
 # Besides the actions, what the doors need of the services (they do not import them: the layer
 # contract in pyproject.toml): the refusals and the checks and estimate made before acting.
@@ -120,7 +121,7 @@ def grid_create(
             audit_record(
                 matter=matter,
                 user=user,
-                action=AuditEvent.Action.GRID_CREATED,
+                action=ReviewVerb.GRID_CREATED,
                 target=_target(grid),
                 detail={
                     "grid_id": grid.pk,
@@ -200,7 +201,7 @@ def cell_review(
         audit_record(
             matter=matter,
             user=user,
-            action=AuditEvent.Action.CELL_REVIEWED,
+            action=ReviewVerb.CELL_REVIEWED,
             target=f"{_target(cell.grid)}: {cell.document.key} · {cell.column.key}",
             detail={
                 "grid_id": cell.grid_id,
@@ -231,7 +232,7 @@ def column_confirm(
             audit_record(
                 matter=matter,
                 user=user,
-                action=AuditEvent.Action.CELL_REVIEWED,
+                action=ReviewVerb.CELL_REVIEWED,
                 target=f"{_target(grid)}: column {column.key} ({len(ids)} cells)",
                 detail={
                     "grid_id": grid.pk,
@@ -260,7 +261,7 @@ def saved_column_add(
         audit_record(
             matter=matter,
             user=user,
-            action=AuditEvent.Action.COLUMN_SAVED,
+            action=ReviewVerb.COLUMN_SAVED,
             target=f"review column {column.key}",
             detail={"column_id": column.pk, "type": column.type, "via": via},
         )
@@ -334,7 +335,7 @@ def playbook_save(
             audit_record(
                 matter=None,
                 user=user,
-                action=AuditEvent.Action.PLAYBOOK_SAVED,
+                action=ReviewVerb.PLAYBOOK_SAVED,
                 target=f"playbook {saved.name} v{saved.version}",
                 detail={
                     "playbook_id": saved.pk,
@@ -392,7 +393,7 @@ def playbook_apply(
             audit_record(
                 matter=matter,
                 user=user,
-                action=AuditEvent.Action.PLAYBOOK_APPLIED,
+                action=ReviewVerb.PLAYBOOK_APPLIED,
                 target=f"playbook {playbook.name} v{run.version.number} on {_target(grid)}",
                 detail={
                     "run_id": run.pk,

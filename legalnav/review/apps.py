@@ -12,6 +12,12 @@ class ReviewConfig(AppConfig):
     verbose_name = "Review grid"
 
     def ready(self) -> None:
+        # This app's audit verbs (see matters/audit.py).
+        from legalnav.matters.audit import register_verbs
+        from legalnav.review.verbs import Verb
+
+        register_verbs(Verb.choices)
+
         from legalnav.matters.signals import matter_purging
         from legalnav.review import receivers
 

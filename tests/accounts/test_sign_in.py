@@ -16,6 +16,7 @@ from django.test import Client
 from legalnav.accounts.models import AccessEvent
 from legalnav.api.models import ApiToken
 from legalnav.api.tokens import api_token_create
+from legalnav.api.verbs import Verb as ApiVerb
 from legalnav.matters.models import AuditEvent
 from tests.accounts.issuer import Issuer, provider_settings, running, totp
 from tests.conftest import MembershipFactory, UserFactory
@@ -199,5 +200,5 @@ def test_staff_list_and_revoke_anyones_tokens_in_the_admin():
     assert b"Revoked 1 token" in response.content
     token.refresh_from_db()
     assert token.revoked_at is not None
-    event = AuditEvent.objects.get(action=AuditEvent.Action.TOKEN_REVOKED)
+    event = AuditEvent.objects.get(action=ApiVerb.TOKEN_REVOKED)
     assert event.user == staff and event.detail["owner"] == "dana" and event.matter is None

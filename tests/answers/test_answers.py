@@ -14,6 +14,7 @@ from legalnav.answers import citations
 from legalnav.answers.models import Answer, Query
 from legalnav.answers.offline import SILENCE, Provision, answer_offline
 from legalnav.answers.services import QueryRejected, query_answer, query_create
+from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.llm.models import LLMCall
 from tests.conftest import index_bioamber_pair
 from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
@@ -322,7 +323,7 @@ def test_ask_command_prints_json(bioamber_matter, capsys):
     # The command is a door like the others: the question is asked through the same action.
     from legalnav.matters.models import AuditEvent
 
-    event = AuditEvent.objects.get(matter=bioamber_matter, action=AuditEvent.Action.ASKED)
+    event = AuditEvent.objects.get(matter=bioamber_matter, action=AnswerVerb.ASKED)
     assert event.detail["via"] == "command" and event.detail["query_id"] == data["id"]
 
 

@@ -13,10 +13,12 @@ from django.test import Client
 from django.urls import reverse
 
 from legalnav.answers.models import Query
+from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.api.models import ApiToken
 from legalnav.api.tokens import api_token_revoke
 from legalnav.documents.models import Document, Node
 from legalnav.documents.services import document_add, document_index
+from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.llm.models import LLMCall
 from legalnav.matters.models import AuditEvent, Membership
 from tests.api.conftest import actor_for
@@ -173,7 +175,7 @@ def test_upload_indexes_and_audits_and_a_duplicate_changes_nothing(
     polled = owner_actor.get(f"{V1}/documents/{doc['id']}").json()
     assert polled["status"] == "indexed" and polled["node_count"] >= 1
     assert response["Location"] == f"{V1}/documents/{doc['id']}"
-    event = AuditEvent.objects.get(matter=matter, action=AuditEvent.Action.UPLOADED)
+    event = AuditEvent.objects.get(matter=matter, action=DocumentVerb.UPLOADED)
     assert event.user == owner_actor.user and event.detail["via"] == "api"
     assert event.detail["document_id"] == doc["id"]
 
@@ -181,7 +183,7 @@ def test_upload_indexes_and_audits_and_a_duplicate_changes_nothing(
     assert again.status_code == 200 and again.json()["created"] is False
     assert again.json()["document"]["id"] == doc["id"]
     assert Document.objects.filter(matter=matter).count() == 1
-    assert AuditEvent.objects.filter(action=AuditEvent.Action.UPLOADED).count() == 1
+    assert AuditEvent.objects.filter(action=DocumentVerb.UPLOADED).count() == 1
 
 
 def test_upload_refusals(matter, owner_actor, viewer_actor, outsider_actor, settings):
@@ -212,7 +214,7 @@ def test_upload_refusals(matter, owner_actor, viewer_actor, outsider_actor, sett
     err = error_of(upload(owner_actor, matter.pk, amends=str(foreign.pk)), 422)
     assert err["field"] == "amends"
     assert not Document.objects.filter(matter=matter).exists()  # nothing was half-added
-    assert not AuditEvent.objects.filter(action=AuditEvent.Action.UPLOADED).exists()
+    assert not AuditEvent.objects.filter(action=DocumentVerb.UPLOADED).exists()
 
 
 def test_upload_refuses_a_body_past_the_limit_before_reading_it(matter, owner_actor, settings):
@@ -254,7 +256,7 @@ def test_reindex_queues_again_and_audits(
     assert owner_actor.get(f"{V1}/documents/{base.pk}").json()["status"] == "indexed"
     # Forced: the nodes were rebuilt (new rows).
     assert Node.objects.filter(document=base).values_list("pk", flat=True).first() != before
-    event = AuditEvent.objects.get(action=AuditEvent.Action.REINDEXED)
+    event = AuditEvent.objects.get(action=DocumentVerb.REINDEXED)
     assert event.detail == {
         "document_id": base.pk,
         "force": True,
@@ -277,7 +279,7 @@ def test_reindex_body_refusals(owner_actor, indexed):
     err = error_of(post(url, data='{"force": "maybe"}', content_type="application/json"), 422)
     assert err["field"] == "force"
     assert error_of(post(url, data="force=1", content_type="text/plain"), 415)
-    assert not AuditEvent.objects.filter(action=AuditEvent.Action.REINDEXED).exists()
+    assert not AuditEvent.objects.filter(action=DocumentVerb.REINDEXED).exists()
 
 
 def test_delete_removes_the_document_and_its_files_and_audits(
@@ -294,7 +296,7 @@ def test_delete_removes_the_document_and_its_files_and_audits(
     assert response.status_code == 204 and response.content == b""
     assert not Document.objects.filter(pk=amendment.pk).exists()
     assert not (folder / f"{amendment.key}.index.json").exists()
-    event = AuditEvent.objects.get(action=AuditEvent.Action.DELETED)
+    event = AuditEvent.objects.get(action=DocumentVerb.DELETED)
     assert event.detail["document_id"] == amendment.pk and event.user == owner_actor.user
     assert error_of(owner_actor.get(url), 404)
     assert error_of(owner_actor.client.delete(url), 404)
@@ -476,7 +478,7 @@ def test_ask_returns_an_id_to_poll_and_the_answer_with_everything(
     assert cost["calls"] == 1 and cost["dollars"] == "0.00000000" and cost["estimated"]
     assert cost["token_footprint"] > 0 and cost["inject_tokens"] > cost["context_tokens"]
 
-    event = AuditEvent.objects.get(action=AuditEvent.Action.ASKED)
+    event = AuditEvent.objects.get(action=AnswerVerb.ASKED)
     assert event.detail["query_id"] == started["id"] and event.detail["via"] == "api"
 
     listed = owner_actor.get(f"{V1}/matters/{matter.pk}/queries").json()
@@ -508,7 +510,7 @@ def test_ask_refusals(matter, owner_actor, outsider_actor, indexed):
     )
     assert error_of(other, 404)
     assert not Query.objects.exists()
-    assert not AuditEvent.objects.filter(action=AuditEvent.Action.ASKED).exists()
+    assert not AuditEvent.objects.filter(action=AnswerVerb.ASKED).exists()
     assert error_of(owner_actor.get(f"{url}/424242"), 404)
     assert error_of(outsider_actor.get(f"{url}/1"), 404)
 

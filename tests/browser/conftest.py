@@ -17,8 +17,10 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 
 from legalnav.answers.models import Query
+from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.documents.models import Document
-from legalnav.matters.models import AuditEvent, Matter
+from legalnav.documents.verbs import Verb as DocumentVerb
+from legalnav.matters.models import Matter
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make to set up
 # data are still synchronous and safe.
@@ -159,7 +161,7 @@ def bioamber_docs() -> Bioamber:
         audit_record(
             matter=matter,
             user=owner,
-            action=AuditEvent.Action.UPLOADED,
+            action=DocumentVerb.UPLOADED,
             target=f"{doc.key} {doc.title} ({doc.original_filename})",
             detail={"filename": doc.original_filename, "sha256": doc.sha256},
         )
@@ -184,7 +186,7 @@ def bioamber(bioamber_docs: Bioamber, answering: None) -> Bioamber:
         audit_record(
             matter=b.matter,
             user=b.owner,
-            action=AuditEvent.Action.ASKED,
+            action=AnswerVerb.ASKED,
             target=f"question Q{done.pk}",
             detail={"query_id": done.pk, "mode": mode, "question": done.question},
         )

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from legalnav.matters.models import AuditEvent
 from legalnav.review.models import Cell, Grid
+from legalnav.review.verbs import Verb as ReviewVerb
 from tests.browser.conftest import shot, sign_in
 from tests.conftest import MembershipFactory
 
@@ -64,10 +65,7 @@ def test_make_a_grid_read_a_cell_confirm_it_and_export(page, bioamber_docs, answ
     expect(panel).to_contain_text(f"Confirmed by {owner.username}")
     law.refresh_from_db()
     assert law.reviewed_status == Cell.Review.CONFIRMED and law.reviewed_by == owner
-    assert (
-        AuditEvent.objects.filter(matter=matter, action=AuditEvent.Action.CELL_REVIEWED).count()
-        == 1
-    )
+    assert AuditEvent.objects.filter(matter=matter, action=ReviewVerb.CELL_REVIEWED).count() == 1
     shot(page, "grid-cell")
 
     with page.expect_download() as download:

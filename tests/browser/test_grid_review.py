@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from legalnav.matters.models import AuditEvent
 from legalnav.review.models import Cell, Grid
+from legalnav.review.verbs import Verb as ReviewVerb
 from tests.browser.conftest import shot, sign_in
 from tests.browser.test_keyboard import assert_focus_ring
 
@@ -120,10 +121,7 @@ def test_estimate_then_make_keyboard_review_and_the_xlsx(page, bioamber_docs, an
     second.refresh_from_db()
     assert second.reviewed_status == Cell.Review.CONFIRMED and second.reviewed_by == owner
     expect(page.locator(f"#cell-link-{second.pk}")).to_be_focused()
-    assert (
-        AuditEvent.objects.filter(matter=matter, action=AuditEvent.Action.CELL_REVIEWED).count()
-        == 1
-    )
+    assert AuditEvent.objects.filter(matter=matter, action=ReviewVerb.CELL_REVIEWED).count() == 1
     # The panel has opened beside the table, which still takes the rest of the width.
     expect(panel).to_be_visible()
     shot(page, "grid-keyboard")
@@ -264,6 +262,6 @@ def test_sticky_header_and_column_own_columns_never_changed_by_and_confirm_a_col
         expect(page.locator(f"#cell-link-{pk}").get_by_test_id("cell-review")).to_have_text(
             "✓ confirmed"
         )
-    event = AuditEvent.objects.get(matter=b.matter, action=AuditEvent.Action.CELL_REVIEWED)
+    event = AuditEvent.objects.get(matter=b.matter, action=ReviewVerb.CELL_REVIEWED)
     assert set(event.detail["cell_ids"]) == expected
     assert not page.js_errors  # type: ignore[attr-defined]

@@ -24,6 +24,7 @@ from django.urls import reverse
 from legalnav.api.tokens import api_token_create
 from legalnav.core.uploads import BoundedASGIHandler
 from legalnav.documents.models import Document
+from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.matters.models import AuditEvent, Membership
 from tests.conftest import MembershipFactory
 
@@ -108,7 +109,7 @@ def upload_tmp(settings, tmp_path: Path) -> Path:
 
 def assert_nothing_kept(matter, settings, upload_tmp: Path) -> None:
     assert not Document.objects.filter(matter=matter).exists()
-    assert not AuditEvent.objects.filter(action=AuditEvent.Action.UPLOADED).exists()
+    assert not AuditEvent.objects.filter(action=DocumentVerb.UPLOADED).exists()
     assert list(upload_tmp.iterdir()) == []  # the temporary file of the cut file is gone
     media = Path(settings.MEDIA_ROOT)
     assert not media.exists() or not [p for p in media.rglob("*") if p.is_file()]

@@ -22,6 +22,7 @@ from legalnav.documents.parsing.extract.archive import (
     ArchiveSkip,
     walk_archive,
 )
+from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.matters.models import AuditEvent
 from tests.conftest import MembershipFactory, demo_bytes
 
@@ -156,7 +157,7 @@ def test_a_data_room_uploaded_on_the_page(
     assert all(d.status == Document.Status.INDEXED for d in docs.values())
     copy = DocumentCopy.objects.get()
     assert copy.document == docs["development.txt"] and copy.filename == "copy of development.txt"
-    audits = AuditEvent.objects.filter(action=AuditEvent.Action.UPLOADED)
+    audits = AuditEvent.objects.filter(action=DocumentVerb.UPLOADED)
     assert audits.count() == 3
     assert {a.detail["archive"] for a in audits} == {"Data room.zip"}
     # The matter page shows folders and copies; the document's page lists where the copy was.

@@ -12,6 +12,7 @@ from django.urls import reverse
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.amends import Candidate, propose, read_reference
 from legalnav.documents.services import document_add, document_index
+from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.matters.models import AuditEvent
 from tests.conftest import MembershipFactory, demo_bytes
 
@@ -73,7 +74,7 @@ def test_a_link_is_proposed_whichever_arrives_first_and_a_person_accepts_it(clie
     assert response.status_code == 302
     amendment.refresh_from_db()
     assert amendment.amends_id == base.pk and amendment.link_proposal["state"] == "accepted"
-    event = AuditEvent.objects.get(action=AuditEvent.Action.LINK_REVIEWED)
+    event = AuditEvent.objects.get(action=DocumentVerb.LINK_REVIEWED)
     assert event.detail["accepted"] is True and event.detail["amends"] == base.key
     # Accepted is final: a second answer is refused with a reason, nothing changes.
     client.post(reverse("document-link", args=[amendment.pk]), {"accept": "0"})
@@ -145,7 +146,7 @@ def test_the_api_shows_the_proposal_and_takes_the_answer(client, matter, owner):
     assert ok.status_code == 200 and ok.json()["amends_id"] == base.pk
     again = client.post(url, data='{"accept": false}', content_type="application/json", **auth)
     assert again.status_code == 409 and again.json()["error"]["code"] == "nothing_proposed"
-    event = AuditEvent.objects.get(action=AuditEvent.Action.LINK_REVIEWED)
+    event = AuditEvent.objects.get(action=DocumentVerb.LINK_REVIEWED)
     assert event.detail["via"] == "api"
 
 

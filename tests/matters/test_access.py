@@ -5,6 +5,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from legalnav.answers.verbs import Verb as AnswerVerb
+from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.matters.access import Action, can, matter_for, role_of
 from legalnav.matters.audit import audit_list, audit_record
 from legalnav.matters.models import AuditEvent, Membership
@@ -79,13 +81,13 @@ def test_audit_rows_are_listed_newest_first_per_matter() -> None:
     audit_record(
         matter=member.matter,
         user=member.user,
-        action=AuditEvent.Action.UPLOADED,
+        action=DocumentVerb.UPLOADED,
         target="D1 lease.pdf",
     )
     audit_record(
         matter=member.matter,
         user=AnonymousUser(),
-        action=AuditEvent.Action.ASKED,
+        action=AnswerVerb.ASKED,
         target="Q1",
         detail={"mode": "auto"},
     )

@@ -103,7 +103,8 @@ def test_ingest_opens_a_new_matter_through_the_action(tmp_path):
     assert matter.name == "Cargill" and not matter.memberships.exists()
     created, uploaded = trail(matter)  # the file once: the second time it is already there
     assert created == ("created", None, "Cargill", {"kind": "transaction", "via": "command"})
-    assert uploaded[:3] == ("uploaded", None, "D1 short (short.txt)")
+    document = matter.documents.get()
+    assert uploaded[:3] == ("uploaded", None, f"{document.key} short (short.txt)")
     assert uploaded[3]["via"] == "command" and uploaded[3]["filename"] == "short.txt"
 
 

@@ -13,6 +13,7 @@ from django.test import Client
 
 from legalnav.documents.models import Document, Node
 from legalnav.documents.services import document_add, document_index
+from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.matters.models import AuditEvent, Matter, Membership
 from tests.conftest import MatterFactory, MembershipFactory
 
@@ -50,7 +51,7 @@ def test_deleting_a_document_in_the_admin_is_the_documents_delete(matter):
     assert not Node.objects.filter(document_id=doc.pk).exists()
     assert not source.exists()
     assert not list(navindex.glob(f"{doc.key}.*"))
-    event = AuditEvent.objects.get(matter=matter, action=AuditEvent.Action.DELETED)
+    event = AuditEvent.objects.get(matter=matter, action=DocumentVerb.DELETED)
     assert event.user == user and event.detail["via"] == "admin"
 
 
@@ -67,7 +68,7 @@ def test_the_admin_cannot_delete_or_reindex_in_a_closed_matter(matter):
     assert response.status_code == 403
     assert Document.objects.get(pk=doc.pk).status == Document.Status.INDEXED
     assert not AuditEvent.objects.filter(
-        matter=matter, action__in=[AuditEvent.Action.DELETED, AuditEvent.Action.REINDEXED]
+        matter=matter, action__in=[DocumentVerb.DELETED, DocumentVerb.REINDEXED]
     ).exists()
 
 
@@ -80,7 +81,7 @@ def test_reindexing_in_the_admin_is_audited_as_the_page_does(matter):
         follow=True,
     )
     assert response.status_code == 200 and b"Queued 1 document" in response.content
-    event = AuditEvent.objects.get(matter=matter, action=AuditEvent.Action.REINDEXED)
+    event = AuditEvent.objects.get(matter=matter, action=DocumentVerb.REINDEXED)
     assert event.user == user and event.detail["via"] == "admin"
 
 
@@ -98,7 +99,7 @@ def test_editing_a_documents_details_in_the_admin_uses_the_action(matter):
     assert not amendment.guess_metadata  # indexing no longer overwrites a person's title
     # A new amendment link re-indexes it (its references now resolve into the base), audited.
     assert AuditEvent.objects.filter(
-        matter=matter, action=AuditEvent.Action.REINDEXED, detail__reason="amends changed"
+        matter=matter, action=DocumentVerb.REINDEXED, detail__reason="amends changed"
     ).exists()
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from pypdf import PdfReader
 from django.core.management import call_command
 from django.test import Client
+from pypdf import PdfReader
 
 from legalnav.answers import actions as answer_actions
 from legalnav.answers.models import Query

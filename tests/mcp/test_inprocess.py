@@ -9,6 +9,7 @@ import pytest
 from mcp import Client
 
 from legalnav.answers.models import Query
+from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.api.tokens import api_token_revoke
 from legalnav.documents.models import Node
 from legalnav.matters.models import AuditEvent
@@ -245,7 +246,7 @@ def test_ask_waits_for_the_answer_and_get_answer_polls(world: World):
     assert any(c["node_id"] == "s13.2" and c["valid"] for c in answer["citations"])
     assert set(answer["evidence"]) == {"sorted_by", "supporting", "adverse", "neutral"}
     assert answer["cost"]["calls"] == 1
-    event = AuditEvent.objects.get(matter=world.matter, action=AuditEvent.Action.ASKED)
+    event = AuditEvent.objects.get(matter=world.matter, action=AnswerVerb.ASKED)
     assert event.user == world.alice and event.detail["via"] == "mcp"
 
     polled = call(

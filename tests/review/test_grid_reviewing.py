@@ -17,6 +17,7 @@ from legalnav.matters.models import AuditEvent, Membership
 from legalnav.review import actions, selectors
 from legalnav.review.models import Cell, Grid, GridColumn, SavedColumn
 from legalnav.review.services import ColumnSpec
+from legalnav.review.verbs import Verb as ReviewVerb
 from tests.conftest import MembershipFactory, UserFactory, index_bioamber_pair
 
 pytestmark = pytest.mark.django_db
@@ -257,14 +258,14 @@ def test_confirm_a_column_confirms_its_found_unreviewed_cells_once_audited(
     assert corrected.reviewed_status == "corrected" and corrected.corrected_value == "Delaware"
     after = dict(Cell.objects.exclude(column=law).values_list("pk", "reviewed_status"))
     assert after == parties_before  # another column is untouched
-    (event,) = AuditEvent.objects.filter(matter=matter, action=AuditEvent.Action.CELL_REVIEWED)
+    (event,) = AuditEvent.objects.filter(matter=matter, action=ReviewVerb.CELL_REVIEWED)
     assert event.user == owner and event.detail["cell_ids"] == [found.pk]
     assert event.detail["column"] == "Governing Law" and event.detail["via"] == "page"
 
     # Again: nothing left to confirm, and no second audit row.
     again = client.post(url)
     assert again.status_code == 303
-    assert AuditEvent.objects.filter(action=AuditEvent.Action.CELL_REVIEWED).count() == 1
+    assert AuditEvent.objects.filter(action=ReviewVerb.CELL_REVIEWED).count() == 1
     page = client.get(again["Location"]).content.decode()
     assert "No found cell of “Governing Law” was left to confirm." in page
     # A column of another grid is not found under this one.

@@ -20,6 +20,7 @@ from legalnav.matters.models import AuditEvent, Membership
 from legalnav.review import actions, services
 from legalnav.review.models import Cell, Grid, SavedColumn
 from legalnav.review.services import ColumnSpec, GridRejected
+from legalnav.review.verbs import Verb as ReviewVerb
 from tests.conftest import MembershipFactory, UserFactory, index_bioamber_pair
 
 COLUMNS = [
@@ -83,7 +84,7 @@ def test_grid_fills_every_cell_with_verified_quotations(
     for cell in cells:
         if not cell.found:
             assert cell.value == "" and cell.searched and cell.shown_value == "not found"
-    event = AuditEvent.objects.get(action=AuditEvent.Action.GRID_CREATED)
+    event = AuditEvent.objects.get(action=ReviewVerb.GRID_CREATED)
     assert event.detail["via"] == "page" and event.detail["grid_id"] == grid.pk
     assert event.user == owner and event.matter == matter
 
@@ -109,7 +110,7 @@ def test_a_reviewed_cell_survives_a_refill(matter, owner, pair, django_capture_o
     assert kept.shown_value == "Delaware" and kept.reviewed_by == owner
     refilled = Cell.objects.get(grid=grid, column__key="Parties")
     assert refilled.pk != other.pk and refilled.value != "tampered"
-    assert AuditEvent.objects.filter(action=AuditEvent.Action.CELL_REVIEWED).count() == 1
+    assert AuditEvent.objects.filter(action=ReviewVerb.CELL_REVIEWED).count() == 1
     assert AuditEvent.objects.filter(action=AuditEvent.Action.RETRIED).get().detail["refill"]
     # A done grid is not resumed (nothing missing) without a refill.
     assert not actions.grid_resume(matter=matter, user=owner, grid=grid, via="page")
@@ -252,7 +253,7 @@ def test_saved_columns_are_per_user_and_audited(matter, owner):
         actions.saved_column_add(
             matter=matter, user=UserFactory(), key="K", question="Q", type_="text", via="page"
         )
-    assert AuditEvent.objects.filter(action=AuditEvent.Action.COLUMN_SAVED).count() == 2
+    assert AuditEvent.objects.filter(action=ReviewVerb.COLUMN_SAVED).count() == 2
 
 
 @pytest.mark.django_db(transaction=True)  # autocommit, as in production: sent at once

@@ -22,6 +22,7 @@ from legalnav.review import actions, playbooks
 from legalnav.review.models import Cell, Grid, PlaybookVersion, Verdict
 from legalnav.review.playbooks import PlaybookRejected
 from legalnav.review.services import ColumnSpec
+from legalnav.review.verbs import Verb as ReviewVerb
 from tests.conftest import MembershipFactory, UserFactory, index_bioamber_pair
 from tests.llm.conftest import replay  # noqa: F401  (the replay server fixture)
 
@@ -101,7 +102,7 @@ def test_only_staff_write_playbooks_and_every_change_is_a_new_audited_version(ow
     )
     assert changed.version == 2
     assert list(PlaybookVersion.objects.values_list("number", flat=True)) == [2, 1]
-    events = AuditEvent.objects.filter(action=AuditEvent.Action.PLAYBOOK_SAVED)
+    events = AuditEvent.objects.filter(action=ReviewVerb.PLAYBOOK_SAVED)
     assert events.count() == 2 and all(e.matter_id is None for e in events)
     assert events.first().detail["version"] == 2
     # Archived: kept, no longer applied, and no new version of its positions.
@@ -110,7 +111,7 @@ def test_only_staff_write_playbooks_and_every_change_is_a_new_audited_version(ow
         via="page", archived=True,
     )  # fmt: skip
     assert archived.archived and archived.version == 2
-    assert AuditEvent.objects.filter(action=AuditEvent.Action.PLAYBOOK_SAVED).count() == 3
+    assert AuditEvent.objects.filter(action=ReviewVerb.PLAYBOOK_SAVED).count() == 3
     matter = MembershipFactory(user=owner).matter
     with pytest.raises(PlaybookRejected, match="archived"):
         actions.playbook_apply(
@@ -141,7 +142,7 @@ def test_applying_gives_each_document_a_verdict_per_position_with_reason_and_quo
     assert [s.headline for s in summary if s.position.key == "Governing Law"] == [
         "1 of 1 deviate on Governing Law"
     ]
-    event = AuditEvent.objects.get(action=AuditEvent.Action.PLAYBOOK_APPLIED)
+    event = AuditEvent.objects.get(action=ReviewVerb.PLAYBOOK_APPLIED)
     assert (event.matter_id, event.detail["version"], event.detail["run_id"]) == (
         matter.pk, 1, run.pk,
     )  # fmt: skip

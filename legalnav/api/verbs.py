@@ -1,0 +1,10 @@
+"""The audit verbs of this app (API tokens revoked by staff (outside any matter)), registered with the audit trail in
+``ready()`` (``matters.audit.register_verbs``): a new verb needs no migration."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Verb(models.TextChoices):
+    TOKEN_REVOKED = "token_revoked", "Revoked an API token"
