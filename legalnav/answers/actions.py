@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 
 from legalnav.answers.memo import Memo, memo_render
 from legalnav.answers.models import Query
+from legalnav.answers.services import MAX_QUESTION_CHARS as MAX_QUESTION_CHARS  # for the doors
 from legalnav.answers.services import QueryRejected as QueryRejected  # for the doors
 from legalnav.answers.services import query_answer, query_cancel, query_create, query_retry
 from legalnav.answers.spend import SpendDecision, spend_check

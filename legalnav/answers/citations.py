@@ -27,6 +27,7 @@ reported as ``uncited``.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -45,9 +46,11 @@ VERIFIED = "verified"
 UNQUOTED = "unquoted"
 NOT_FOUND = "quote_not_found"
 NO_SUCH = "no_such_provision"
+ELIDED = "quote_elided"
 UNCITED = "uncited"
 VERDICTS = {
     VERIFIED: "Quotation verified word for word",
+    ELIDED: "Quotation's ellipsis leaves out words that change its meaning",
     UNQUOTED: "Cited without a quotation: the provision exists, the wording was not checked",
     NOT_FOUND: "Quotation not found in the cited provision",
     NO_SUCH: "No such document or provision in this matter",
@@ -55,6 +58,7 @@ VERDICTS = {
 }
 PROBLEMS = {
     NOT_FOUND: "quoted text is not in the cited provision",
+    ELIDED: "the “…” leaves out words that change the meaning",
     NO_SUCH: "no such document or provision in this matter",
 }
 
@@ -157,6 +161,46 @@ def quote_in(quote: str, text: str) -> bool | None:
     return True
 
 
+# Words whose omission can turn a provision's meaning round: a negation, an exception, a
+# condition or a carve-out. A quotation whose "…" drops one is not verbatim in any useful sense.
+_REVERSING = re.compile(
+    r"\b(?:not|no|never|nor|neither|none|cannot|can't|won't|shan't|except|excepting|unless|"
+    r"provided(?:\s+(?:that|however))?|save|other\s+than|subject\s+to|notwithstanding|"
+    r"excluding|exclusive\s+of|without|only\s+if|if\s+and\s+only\s+if|but)\b",
+    re.IGNORECASE,
+)
+ELIDED_WORDS_SHOWN = 160
+EDGE_WORDS = 4
+
+
+def elided_reversal(quote: str, text: str) -> str | None:
+    """What a verbatim quotation's ellipses leave out of ``text`` when that includes a word that
+    can reverse the meaning ("not", "except …", "unless …", "provided that …"): the words left
+    out (shortened), or None when every gap is harmless."""
+    pieces = quotation_pieces(quote)
+    if len(pieces) < 2:
+        return None
+    haystack = normalise(text)
+    found: list[tuple[int, int]] = []
+    pos = 0
+    for piece in pieces:
+        at = _find(haystack, piece, pos)
+        if at < 0:
+            return None
+        found.append((at, at + len(piece)))
+        pos = at + len(piece)
+    for (_, end), (start, _) in itertools.pairwise(found):
+        gap = haystack[end:start].strip(_END_PUNCT + " ")
+        words = gap.split()
+        # What governs the words either side of the gap: the first and last few words left out
+        # ("shall … assign" drops "not"; "… change in the financial terms" drops "with no
+        # additional"). A long gap's middle qualifies text the quotation does not keep.
+        edges = " ".join(words[:EDGE_WORDS]) + " | " + " ".join(words[-EDGE_WORDS:])
+        if _REVERSING.search(edges):
+            return gap if len(gap) <= ELIDED_WORDS_SHOWN else gap[: ELIDED_WORDS_SHOWN - 1] + "…"
+    return None
+
+
 # --- parsing -----------------------------------------------------------------------------------
 
 
@@ -183,6 +227,9 @@ class Parsed:
     bound: dict[int, list[Quotation]]  # marker index -> its quotations, in order
     unbound: list[Quotation]
     uncited: list[str]  # sentences stating facts with no citation on their line
+    # quotation start -> the other marker it may belong to (markers on both sides of it in its
+    # clause): when it is not verbatim in the one it is bound to but is in this one, it moves
+    alternates: dict[int, int] = field(default_factory=dict)
 
 
 def _markers(answer: str) -> list[Marker]:
@@ -258,35 +305,45 @@ def _bind(
     q: Quotation,
     markers: list[Marker],
     spans: list[tuple[int, int]],
-) -> int | None:
+) -> list[int]:
+    """The markers the quotation belongs to, the likeliest first (empty: none). A second one is
+    the other side of its clause, tried when the first does not hold the quotation."""
     # 1. The marker right after it ("“…” [D1:s9]").
     for i, m in enumerate(markers):
         if m.start >= q.end:
             if _GLUE.fullmatch(answer[q.end : m.start]):
-                return i
+                return [i]
             break
     first_line, last_line = _line_of(spans, q.start), _line_of(spans, max(q.start, q.end - 1))
     line_start, line_end = spans[first_line][0], spans[last_line][1]
-    # 2. In the same sentence: the nearest marker before it, else the next one after it.
+    # 2. In its clause (its sentence cut at ";" and ":"): the marker that closes the clause, after
+    # the quotation; else the nearest one before it. With markers on both sides, the other one
+    # is the alternate.
     sentence = _sentence_around(answer, line_start, line_end, q.start)
     if sentence is not None:
         s_start, s_end = sentence
+        c_start, c_end = _clause_around(answer, s_start, max(s_end, q.end), q, markers)
+        after = [i for i, m in enumerate(markers) if m.start >= q.end and m.end <= c_end]
+        before = [i for i, m in enumerate(markers) if c_start <= m.start and m.end <= q.start]
+        if after or before:
+            return (after[:1] + before[-1:]) if after else before[-1:]
+        # 3. In its sentence: the nearest marker before it, else the next one after it.
         before = [i for i, m in enumerate(markers) if s_start <= m.start and m.end <= q.start]
         if before:
-            return before[-1]
+            return [before[-1]]
         after = [
             i for i, m in enumerate(markers) if m.start >= q.end and m.end <= max(s_end, q.end)
         ]
         if after:
-            return after[0]
-    # 3. On the same line(s): the next marker, else the one before.
+            return [after[0]]
+    # 4. On the same line(s): the next marker, else the one before.
     after = [i for i, m in enumerate(markers) if q.end <= m.start <= line_end]
     if after:
-        return after[0]
+        return [after[0]]
     before = [i for i, m in enumerate(markers) if line_start <= m.start and m.end <= q.start]
     if before:
-        return before[-1]
-    # 4. The next non-empty line when it only attributes ("[D1:s9]", "— [D1:s9]"), or any next
+        return [before[-1]]
+    # 5. The next non-empty line when it only attributes ("[D1:s9]", "— [D1:s9]"), or any next
     # line under a block quote; then the line before, when it introduces the quotation
     # ("Section 9 [D1:s9] provides:").
     block = q.style == "block" or _BLOCK_LINE.match(answer[line_start:line_end]) is not None
@@ -295,16 +352,37 @@ def _bind(
         if answer[a:b].strip():
             on_line = [i for i, m in enumerate(markers) if a <= m.start <= b]
             if on_line and (block or _attribution(answer[a:b])):
-                return on_line[0]
+                return [on_line[0]]
             break
     for j in range(first_line - 1, -1, -1):
         a, b = spans[j]
         if answer[a:b].strip():
             on_line = [i for i, m in enumerate(markers) if a <= m.start <= b]
             if on_line and (block or answer[a:b].rstrip().endswith(":")):
-                return on_line[-1]
+                return [on_line[-1]]
             break
-    return None
+    return []
+
+
+_CLAUSE_END = re.compile(r"[;:]")
+
+
+def _clause_around(
+    answer: str, start: int, end: int, q: Quotation, markers: list[Marker]
+) -> tuple[int, int]:
+    """The clause of the sentence [start, end) that holds the quotation: cut at ";" and ":"
+    outside the quotation and the markers ("[D1:s9]" has a colon of its own)."""
+    c_start, c_end = start, end
+    for m in _CLAUSE_END.finditer(answer, start, end):
+        at = m.start()
+        if q.start <= at < q.end or any(k.start <= at < k.end for k in markers):
+            continue
+        if m.start() < q.start:
+            c_start = m.end()
+        elif m.start() >= q.end:
+            c_end = m.start()
+            break
+    return c_start, c_end
 
 
 def _attribution(line: str) -> bool:
@@ -354,13 +432,18 @@ def parse(answer: str) -> Parsed:
     spans = _line_spans(answer)
     bound: dict[int, list[Quotation]] = {}
     unbound = []
+    alternates: dict[int, int] = {}
     for q in quotations:
-        i = _bind(answer, q, markers, spans)
-        if i is None:
+        candidates = _bind(answer, q, markers, spans)
+        if not candidates:
             unbound.append(q)
-        else:
-            bound.setdefault(i, []).append(q)
-    return Parsed(markers, quotations, bound, unbound, _uncited(answer, markers, quotations))
+            continue
+        bound.setdefault(candidates[0], []).append(q)
+        if len(candidates) > 1:
+            alternates[q.start] = candidates[1]
+    return Parsed(
+        markers, quotations, bound, unbound, _uncited(answer, markers, quotations), alternates
+    )
 
 
 # --- checking ----------------------------------------------------------------------------------
@@ -448,6 +531,25 @@ def validate(
         unbound=[_WS.sub(" ", q.text).strip() for q in parsed.unbound if not said_by_user(q.text)],
     )
     texts: dict[tuple[str, str], str | None] = {}
+
+    def text_of(marker: Marker) -> str | None:
+        key = (marker.doc_key, marker.node_id)
+        if key not in texts:
+            texts[key] = lookup(*key)
+        return texts[key]
+
+    # A quotation with markers on both sides of its clause goes to the other one when that is
+    # where its words are ("the law of “New York” [D1:s9]; the amendment changed notice to
+    # “sixty (60)” days [D2:s1]").
+    for i in list(parsed.bound):
+        for q in list(parsed.bound[i]):
+            other = parsed.alternates.get(q.start)
+            if other is None or not quotation_pieces(q.text):
+                continue
+            here, there = text_of(parsed.markers[i]), text_of(parsed.markers[other])
+            if not (here and quote_in(q.text, here)) and there and quote_in(q.text, there):
+                parsed.bound[i].remove(q)
+                parsed.bound.setdefault(other, []).append(q)
     for i, m in enumerate(parsed.markers):
         key = (m.doc_key, m.node_id)
         if key not in texts:
@@ -468,16 +570,21 @@ def validate(
                               marker_start=m.start)
             )  # fmt: skip
             continue
-        for q in quotes:
+        for q in sorted(quotes, key=lambda q: q.start):
             ok = bool(quote_in(q.text, text))
+            verdict, problem = (VERIFIED, "") if ok else (NOT_FOUND, PROBLEMS[NOT_FOUND])
+            left_out = elided_reversal(q.text, text) if ok else None
+            if left_out:
+                ok, verdict = False, ELIDED
+                problem = f"{PROBLEMS[ELIDED]}: it leaves out “{left_out}”"
             result.checks.append(
                 CitationCheck(
                     m.doc_key,
                     m.node_id,
                     _WS.sub(" ", q.text).strip(),
                     ok,
-                    "" if ok else PROBLEMS[NOT_FOUND],
-                    VERIFIED if ok else NOT_FOUND,
+                    problem,
+                    verdict,
                     text,
                     m.start,
                 )

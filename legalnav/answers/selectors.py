@@ -21,6 +21,7 @@ from django.http import Http404
 
 from legalnav.answers import snapshots
 from legalnav.answers.citations import (
+    ELIDED,
     MARKER,
     NO_SUCH,
     NOT_FOUND,
@@ -47,6 +48,7 @@ VERDICT_LABELS = {
     VERIFIED: "verified verbatim",
     UNQUOTED: "cited, no quotation",
     NOT_FOUND: "quotation not found",
+    ELIDED: "ellipsis changes the meaning",
     NO_SUCH: "no such provision",
 }
 
@@ -237,7 +239,7 @@ class CitedProvision:
     def verdict(self) -> str:
         """The provision's weakest verdict: a failed check wins over "unquoted", which wins
         over "verified"."""
-        for v in (NO_SUCH, NOT_FOUND, UNQUOTED, VERIFIED):
+        for v in (NO_SUCH, NOT_FOUND, ELIDED, UNQUOTED, VERIFIED):
             if v in self.verdicts:
                 return v
         return UNQUOTED if self.ok else NOT_FOUND

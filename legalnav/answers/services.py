@@ -24,7 +24,9 @@ from legalnav.retrieval.services import MatterRetriever, matter_retriever
 
 logger = logging.getLogger(__name__)
 
-MAX_QUESTION_CHARS = 4000
+# A question, or a statement of facts pasted whole for precedent research (AILA's longest is
+# 5,748 characters; a long brief's facts run to several pages).
+MAX_QUESTION_CHARS = 20_000
 SCAN_MAX_TOKENS = 600
 CONTEXT_WINDOW_TOKENS = core.CONTEXT_WINDOW_TOKENS
 

@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from legalnav.answers import actions, report, selectors, spend
-from legalnav.answers.actions import QueryRejected
+from legalnav.answers.actions import MAX_QUESTION_CHARS, QueryRejected
 from legalnav.answers.memo import MemoUnavailable
 from legalnav.answers.models import Query
 from legalnav.answers.spend import SpendDecision
@@ -88,7 +88,7 @@ def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
         context = _ask_context(
             matter,
             request.user,
-            question=request.GET.get("question", "")[:4000],
+            question=request.GET.get("question", "")[:MAX_QUESTION_CHARS],
             mode=mode if mode in Query.Mode.values else Query.Mode.AUTO,
         )
         return render(request, "answers/ask.html", context)

@@ -143,7 +143,7 @@ class AskBody(BaseModel):
     # JSON bodies are strict: {"force": 0} or {"question": 7} are refused, not coerced.
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    question: CleanStr = Field(min_length=1, max_length=4000)
+    question: CleanStr = Field(min_length=1, max_length=20_000)
     mode: AskMode = Field(
         default="auto",
         description="auto: inject while the matter is small, navigate beyond; inject: every "

@@ -306,7 +306,7 @@ def _question_tools(server: MCPServer, call: Caller) -> None:
     def ask(
         ctx: Context,
         matter_id: MatterId,
-        question: Annotated[str, Field(min_length=1, max_length=4000)],
+        question: Annotated[str, Field(min_length=1, max_length=20_000)],
         mode: schemas.AskMode = "auto",
         wait_seconds: Wait = 60.0,
     ) -> schemas.QueryOut:

@@ -50,7 +50,7 @@ GENUINE = {
     "curly before": "“This Agreement shall be governed by the laws of the State of New York” [D1:s9].",
     "after, bracketed capital": "[D1:s9] provides that “[t]his Agreement shall be governed by the laws of the State of New York.”",
     "lower-cased first letter": "The clause says “this Agreement shall be governed by the laws” [D1:s9].",
-    "ellipsis as a gap": "“governed by the laws of the State of New York … conflict of laws principles” [D1:s9]",
+    "ellipsis as a gap": "“This Agreement shall be governed … the laws of the State of New York” [D1:s9]",
     "apostrophes around": "The parties' choice: 'governed by the laws of the State of New York' [D1:s9], the Buyer's forum.",
     "hyphenated at a line break": "“the State of New York, without regard to its con-\nflict of laws principles” [D1:s9]",
     "dash and spacing": "“New   York,  without regard” [D1:s9]",
@@ -185,3 +185,59 @@ def test_full_width_and_corner_quotation_marks_are_quotations_too():
     assert verdicts("It reads 「governed by the laws of the State」 [D1:s9].") == [
         ("s9", "verified")
     ]
+
+
+# --- issue 32: quotations bound to the marker that closes their clause; ellipses that reverse --
+
+
+def test_a_quotation_binds_to_the_marker_that_closes_its_clause():
+    answer = (
+        "The agreement is governed by the law of “the State of New York” [D1:s9]; the parties "
+        "submit to “the exclusive jurisdiction” of the courts there [D1:s10]."
+    )
+    assert verdicts(answer) == [("s9", "verified"), ("s10", "verified")]
+    # Markers on both sides, no punctuation between: the nearer one after it.
+    both = "Clause [D1:s9] sits beside “the exclusive jurisdiction of the courts” [D1:s10]."
+    assert verdicts(both) == [("s9", "unquoted"), ("s10", "verified")]
+    # The marker before it still holds a quotation its clause gives it, when its words are there
+    # and not in the one after.
+    before = "Section 9 [D1:s9] provides that “the laws of the State of New York” govern [D1:s10]."
+    assert verdicts(before) == [("s9", "verified"), ("s10", "unquoted")]
+    # A quotation in neither is caught, against the marker that closes its clause.
+    neither = "Section 9 [D1:s9] provides that “the laws of Delaware apply” here [D1:s10]."
+    assert verdicts(neither) == [("s9", "unquoted"), ("s10", "quote_not_found")]
+
+
+@pytest.mark.parametrize(
+    ("quoted", "left_out"),
+    [
+        (
+            "governed by the laws of the State of New York … conflict of laws principles",
+            "without regard to its",
+        ),
+    ],
+)
+def test_an_ellipsis_that_drops_what_reverses_the_meaning_is_flagged(quoted, left_out):
+    result = validate(f"It says “{quoted}” [D1:s9].", lookup)
+    assert [(c.node_id, c.verdict) for c in result.checks] == [("s9", "quote_elided")]
+    assert not result.ok and f"“{left_out}”" in result.checks[0].problem
+
+
+def test_elided_negations_exceptions_and_conditions_are_named():
+    text = (
+        "The Supplier shall not assign this Agreement except with the prior written consent of "
+        "the Buyer, provided that such consent shall not be unreasonably withheld."
+    )
+    lookup_one = {("D1", "s4"): text}.get
+    cases = {
+        "“The Supplier shall … assign this Agreement” [D1:s4]": "not",
+        "“shall not assign this Agreement … the prior written consent of the Buyer” [D1:s4]": "except with",
+        "“the prior written consent of the Buyer … such consent shall not be unreasonably withheld” [D1:s4]": "provided that",
+    }
+    for answer, word in cases.items():
+        check = validate(answer, lambda d, n: lookup_one((d, n))).checks[0]
+        assert check.verdict == "quote_elided" and word in check.problem, (answer, check.problem)
+    harmless = (
+        "“The Supplier shall not assign … Agreement except with the prior written consent” [D1:s4]"
+    )
+    assert validate(harmless, lambda d, n: lookup_one((d, n))).checks[0].verdict == "verified"

@@ -279,11 +279,11 @@ def test_an_unusable_question_is_refused_with_its_reason_and_kept(client, agreem
     ask = reverse("matter-ask", args=[agreement.matter_id])
     response = client.post(ask, {"question": "   ", "mode": "auto"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 422 and "Type a question first." in response.content.decode()
-    long = "Which law? " * 500
+    long = "Which law? " * 2000
     response = client.post(ask, {"question": long, "mode": "telepathy"})
     assert response.status_code == 400
     page = response.content.decode()
-    assert "limited to 4,000 characters" in page and "Which law? Which law?" in page
+    assert "limited to 20,000 characters" in page and "Which law? Which law?" in page
     assert Query.objects.count() == 0
 
 

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matters', '0009_matter_life'),
+        ("matters", "0009_matter_life"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditevent',
-            name='action',
+            model_name="auditevent",
+            name="action",
             field=models.CharField(max_length=40),
         ),
     ]

@@ -178,7 +178,7 @@ class Command(BaseCommand):
         answered = removed = uncited = 0
         for _qid, text in queries:
             query = query_create(
-                matter=matter, user=None, question=text.strip()[:4000], enqueue=False
+                matter=matter, user=None, question=text.strip()[:20_000], enqueue=False
             )
             done = query_answer(query_id=query.pk)
             if done is None or done.status != "answered":
