@@ -207,7 +207,7 @@ def test_query_refusals(bioamber_matter, matter_factory=None):
     with pytest.raises(QueryRejected):
         query_create(matter=bioamber_matter, user=None, question="   ", enqueue=False)
     with pytest.raises(QueryRejected):
-        query_create(matter=bioamber_matter, user=None, question="x" * 5000, enqueue=False)
+        query_create(matter=bioamber_matter, user=None, question="x" * 20_001, enqueue=False)
     with pytest.raises(QueryRejected):
         query_create(
             matter=bioamber_matter, user=None, question="q", mode="telepathy", enqueue=False
