@@ -140,6 +140,30 @@ def test_a_fact_pattern_without_a_side_is_asked_back_with_the_likely_sides():
             "",
             "",
         ),
+        # Issue 32: a role with a qualifier, and a client named by relation in the facts.
+        (
+            "Acting for the defendant insurer, find authority on whether a claim can be refused "
+            "for late notification of a loss.",
+            "insurer",
+            "defendant insurer",
+            "",
+            "",
+        ),
+        (
+            "Our client, the husband, is charged with cruelty under section 498A IPC. Find "
+            "judgments on whether the charge can stand without medical evidence.",
+            "accused",
+            "husband",
+            "",
+            "",
+        ),
+        (
+            "My client, the wife, was dismissed from the bank after twenty years of service.",
+            "employee",
+            "wife",
+            "",
+            "",
+        ),
     ],
 )
 def test_sides_as_lawyers_write_them(question, role, label, position, party):
@@ -407,3 +431,19 @@ def test_a_request_for_law_needs_a_subject():
     assert route_offline("Need case law asap, hearing tomorrow.").route == CLARIFY
     assert route_offline("Judgments on anticipatory bail").route == "simple"
     assert route_offline("cases where the High Court's acquittal was reversed").route == "simple"
+
+
+def test_a_side_and_a_contested_proposition_are_researched_as_a_brief():
+    from legalnav.answers.research.router import route_offline
+
+    route = route_offline(
+        "Acting for the defendant insurer, find authority on whether a claim can be refused for "
+        "late notification of a loss."
+    )
+    assert (route.route, route.side) == ("deep", "insurer")
+    assert route.proposition == "whether a claim can be refused for late notification of a loss"
+    facts = route_offline(
+        "Our client, the husband, is charged with cruelty under section 498A IPC. Find judgments "
+        "on whether the charge can stand without medical evidence."
+    )
+    assert (facts.route, facts.side) == ("deep", "accused")  # not asked back for the side

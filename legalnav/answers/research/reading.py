@@ -119,6 +119,30 @@ _CLIENT_BEFORE = re.compile(
     r"^(?P<who3>\w+(?:\s+\w+)?)\s+here\b",
     re.I,
 )
+# "our client, the husband, is charged with …": a person named by relation, then what happened
+# to them, which says which side they are on.
+_RELATION = re.compile(
+    r"^\s*,?\s*(?:the|a|an)\s+(?P<who>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,?\s+"
+    r"(?:(?:who\s+)?(?:is|was|has\s+been|had\s+been|stands|were|are|have\s+been)\s+)?"
+    r"(?P<what>charged|accused|prosecuted|convicted|tried|arrested|booked|sued|dismissed|"
+    r"terminated|evicted|assessed|detained)\b",
+    re.I,
+)
+_RELATION_ROLE = {
+    "charged": "accused",
+    "accused": "accused",
+    "prosecuted": "accused",
+    "convicted": "accused",
+    "tried": "accused",
+    "arrested": "accused",
+    "booked": "accused",
+    "detained": "accused",
+    "sued": "defendant",
+    "dismissed": "employee",
+    "terminated": "employee",
+    "evicted": "tenant",
+    "assessed": "assessee",
+}
 _OPENING_ROLE = re.compile(
     r"^(?:(?P<who>prosecution|defence|defense)\s+(?:brief|note|research|memo|submissions?)\b)",
     re.I,
@@ -294,9 +318,27 @@ def _substantive(question: str, role: str) -> str:
     return role
 
 
+# Roles that only say where a party stands in a suit; a word after one ("the defendant insurer",
+# "the claimant employee") says who the party is.
+_GENERIC = frozenset({"plaintiff", "defendant", "claimant"})
+
+
 def _side(question: str, at: int, role: str, words: str, evidence: str) -> Side:
     position = _with_position(question, at, role, words)
     substantive = _substantive(question, role)
+    label = _label(role, words)
+    if role in _GENERIC:
+        beside = _role_at(question[at + len(words) : at + len(words) + 20])
+        if (
+            beside is not None
+            and beside[0] <= 2
+            and beside[1] not in _GENERIC
+            and beside[1] not in POSITIONS
+        ):
+            # The specific word names the side; the generic one stays in its label.
+            return Side(
+                beside[1], evidence, label=f"{label} {beside[2].lower()}", position=position
+            )
     if substantive in POSITIONS:
         # "the respondent State", "Respondent employer": the word beside the position says who.
         beside = _role_at(question[at + len(words) : at + len(words) + 12])
@@ -336,6 +378,16 @@ def read_side(question: str) -> Side:
                 at, role, words = earlier[0] if pronoun == "us" else earlier[-1]
                 return _side(q, at, role, words, f"{words} … {m.group(0).strip()} {pronoun}")
             continue
+        related = _RELATION.match(clause)
+        if related and m.group(0).strip().lower() in ("my client", "our client", "our clients"):
+            role = _RELATION_ROLE[related.group("what").lower()]
+            who = related.group("who").lower()
+            return Side(
+                role,
+                f"{m.group(0).strip()}, the {who}, … {related.group('what')}",
+                label=who,
+                position=_with_position(q, m.end(), role, related.group(0)),
+            )
         found = _role_at(clause)
         if found is not None:
             at = m.end() + found[0]

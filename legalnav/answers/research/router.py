@@ -121,6 +121,17 @@ def route_offline(question: str) -> Route:
         deep = Route(DEEP, f"facts, then whether a result holds (“{asked}”): researched as a brief")
     elif len(words) >= 30 and not lookup:
         deep = Route(DEEP, f"a statement of facts ({len(words)} words): researched as a brief")
+    elif (
+        reading.side.known
+        and reading.side.evidence
+        and reading.proposition_from.startswith("whether")
+        and not lookup
+    ):
+        # "Acting for the defendant insurer, find authority on whether a claim can be refused
+        # …": a side and a contested proposition make a brief, however short.
+        deep = Route(
+            DEEP, f"a side (“{reading.side.evidence}”) and whether a proposition holds: a brief"
+        )
     if deep is not None:
         deep.proposition = reading.proposition
         if reading.side.known:
