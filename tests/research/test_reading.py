@@ -447,3 +447,20 @@ def test_a_side_and_a_contested_proposition_are_researched_as_a_brief():
         "on whether the charge can stand without medical evidence."
     )
     assert (facts.route, facts.side) == ("deep", "accused")  # not asked back for the side
+
+
+def test_the_charge_or_claim_is_the_issue_when_the_question_asks_whether_it_stands():
+    from legalnav.answers.research.reading import read_question
+
+    charged = read_question(
+        "Our client, the husband, is charged with cruelty under section 498A IPC. Find judgments "
+        "on whether the charge can stand without medical evidence."
+    )
+    assert charged.proposition == (
+        "whether the charge of cruelty under section 498A IPC can stand without medical evidence"
+    )
+    claim = read_question(
+        "We act for the claimant. Her claim for loss of earnings was struck out. Advise whether "
+        "the claim can be reinstated."
+    )
+    assert claim.proposition == "whether the claim for loss of earnings can be reinstated"

@@ -841,9 +841,31 @@ def for_side(proposition: str, side: Side) -> str:
     return f"{m.group('np').strip()} {said} {pred}"
 
 
+_UNTIL_VERB = r"(?=\s*(?:[.;:?!,]|$)|\s+(?:was|were|is|are|has|have|had|and|but|which|that)\b)"
+_CHARGED_WITH = re.compile(rf"\bcharged with (?P<what>[^.;:?!]{{3,120}}?){_UNTIL_VERB}", re.I)
+_CLAIM_FOR = re.compile(
+    rf"\b(?:a|the|his|her|their|its|our) claim for (?P<what>[^.;:?!]{{3,120}}?){_UNTIL_VERB}", re.I
+)
+
+
+def _name_the_charge(proposition: str, question: str) -> str:
+    """ "whether the charge can stand …" says which charge when the facts do ("charged with
+    cruelty under section 498A IPC"): the charge or claim is the issue."""
+    for rx, word in ((_CHARGED_WITH, "charge"), (_CLAIM_FOR, "claim")):
+        hit = rx.search(question)
+        if hit and re.search(rf"\bthe {word}\b", proposition, re.I):
+            what = hit.group("what").strip()
+            joiner = "of" if word == "charge" else "for"
+            return re.sub(
+                rf"\bthe {word}\b", f"the {word} {joiner} {what}", proposition, count=1, flags=re.I
+            )
+    return proposition
+
+
 def read_question(question: str) -> Reading:
     side = read_side(question)
     proposition, how = read_proposition(question)
+    proposition = _name_the_charge(proposition, " ".join(question.split()))
     if how in ("whether", "question"):
         mine = for_side(proposition, side)
         if mine:
