@@ -48,9 +48,13 @@ def answers_part(matter: Matter, user: object) -> Iterator[Entry]:
         yield f"answers/Q{query.pk}.md", _markdown(query, answer, citations).encode("utf-8")
         memo = ""
         if answer is not None and query.status == Query.Status.ANSWERED:
-            pdf = memo_render(matter=matter, query=query, user=user).pdf
-            memo = f"memos/Q{query.pk}.pdf"
-            yield memo, pdf
+            try:
+                pdf = memo_render(matter=matter, query=query, user=user).pdf
+            except Exception as exc:  # noqa: BLE001 - one memo must not stop the handover
+                memo = f"(the memo could not be made: {type(exc).__name__})"
+            else:
+                memo = f"memos/Q{query.pk}.pdf"
+                yield memo, pdf
         rows.append(
             (
                 f"Q{query.pk}",

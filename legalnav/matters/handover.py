@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import re
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
@@ -21,6 +22,8 @@ from datetime import datetime
 from django.utils import timezone
 
 from legalnav.matters.models import AuditEvent, Matter, Membership
+
+logger = logging.getLogger(__name__)
 
 # (path inside the zip, its bytes): bytes, or a callable that yields the bytes in pieces (a
 # large source file is read from storage a piece at a time).
@@ -172,21 +175,34 @@ def handover_chunks(
     pipe = _Pipe()
     seen: set[str] = set()
     listed: list[str] = []
+    problems: list[str] = []
     with zipfile.ZipFile(pipe, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for part in sorted(_PARTS.values(), key=lambda p: p.order):
             listed.append(f"- {part.describes}")
-            for path, content in part.entries(matter, user):
-                name = _unique(f"{root}/{path}", seen)
-                with archive.open(name, "w", force_zip64=True) as out:
+            entries = part.entries(matter, user)
+            while True:
+                # A part that fails (a file gone from storage, a memo that will not render)
+                # stops there; the zip goes on with the other parts and its README says what
+                # is missing, rather than breaking off half sent.
+                try:
+                    path, content = next(entries)
+                    name = _unique(f"{root}/{path}", seen)
                     pieces = [content] if isinstance(content, bytes) else content()
-                    for piece in pieces:
-                        out.write(piece)
-                        counts.bytes += len(piece)
-                        if pipe.pending() > 1 << 18:  # a large file: send as it goes
-                            yield pipe.take()
+                    with archive.open(name, "w", force_zip64=True) as out:
+                        for piece in pieces:
+                            out.write(piece)
+                            counts.bytes += len(piece)
+                            if pipe.pending() > 1 << 18:  # a large file: send as it goes
+                                yield pipe.take()
+                except StopIteration:
+                    break
+                except Exception as exc:  # noqa: BLE001 - reported in the zip, and logged
+                    logger.exception("handover of matter %s: part %s failed", matter.pk, part.name)
+                    problems.append(f"- {part.name}: stopped with an error ({type(exc).__name__})")
+                    break
                 counts.files += 1
                 yield pipe.take()
-        readme = _readme(matter, user, listed, counts)
+        readme = _readme(matter, user, listed, counts, problems)
         archive.writestr(f"{root}/README.txt", readme)
     yield pipe.take()
 
@@ -205,7 +221,13 @@ def _unique(path: str, seen: set[str]) -> str:
     return candidate
 
 
-def _readme(matter: Matter, user: object, listed: list[str], counts: HandoverCounts) -> str:
+def _readme(
+    matter: Matter,
+    user: object,
+    listed: list[str],
+    counts: HandoverCounts,
+    problems: list[str] | None = None,
+) -> str:
     who = getattr(user, "get_username", lambda: "")() or "a command"
     lines = [
         f"Matter: {matter.name} (id {matter.pk}, {matter.get_status_display().lower()})",
@@ -219,4 +241,6 @@ def _readme(matter: Matter, user: object, listed: list[str], counts: HandoverCou
         "as it read when the answer was given. Grids open in Excel; each cell's citations and",
         "review state are in its own columns.",
     ]
+    if problems:
+        lines += ["", "NOT COMPLETE: these parts stopped with an error (export again):", *problems]
     return "\n".join(lines) + "\n"

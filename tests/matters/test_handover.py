@@ -168,3 +168,27 @@ def test_the_api_and_the_command_hand_over_the_same_zip(built, tmp_path: Path):
         )
     )
     assert sorted(vias) == ["api", "command"]
+
+
+def test_a_part_that_fails_leaves_a_whole_zip_that_says_what_is_missing(built, monkeypatch):
+    matter, owner, query, _ = built
+    from legalnav.answers import handover as answers_handover
+    from legalnav.review import exports
+
+    def broken(*args, **kwargs):
+        raise OSError("disk went away")
+
+    monkeypatch.setattr(exports, "grid_xlsx", broken)
+    monkeypatch.setattr(answers_handover, "memo_render", broken)
+    handover = matter_actions.matter_handover(matter=matter, user=owner, via="page")
+    with zipfile.ZipFile(io.BytesIO(b"".join(handover.chunks))) as archive:
+        assert archive.testzip() is None
+        names = archive.namelist()
+        readme = archive.read(next(n for n in names if n.endswith("README.txt"))).decode()
+        index = archive.read(next(n for n in names if n.endswith("answers/index.csv"))).decode()
+    assert any(n.endswith(f"documents/Data room/1 Contracts/{FILE}") for n in names)
+    assert any(n.endswith("audit.csv") for n in names)  # the parts after it are there
+    assert not any("/grids/" in n or "/memos/" in n for n in names)
+    assert "NOT COMPLETE" in readme and "- review: stopped with an error (OSError)" in readme
+    assert "the memo could not be made: OSError" in index
+    assert any(n.endswith(f"answers/Q{query.pk}.md") for n in names)
