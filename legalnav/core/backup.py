@@ -110,6 +110,17 @@ def _run(command: list[str], env: dict[str, str]) -> None:
         raise BackupError(f"{command[0]} failed: {done.stderr.strip()[-500:]}")
 
 
+def _sqlite_copy(source_path: Path, target_path: Path) -> None:
+    """SQLite's online backup: a consistent copy even while another connection writes."""
+    source = sqlite3.connect(source_path)
+    target = sqlite3.connect(target_path)
+    try:
+        source.backup(target)
+    finally:
+        target.close()
+        source.close()
+
+
 @dataclass
 class BackupReport:
     path: Path
@@ -128,13 +139,7 @@ def backup(out: Path) -> BackupReport:
         counts = row_counts()
         if engine == "sqlite":
             database = work / "database.sqlite3"
-            source = sqlite3.connect(connection.settings_dict["NAME"])
-            target = sqlite3.connect(database)
-            try:
-                source.backup(target)
-            finally:
-                target.close()
-                source.close()
+            _sqlite_copy(Path(connection.settings_dict["NAME"]), database)
         else:
             database = work / "database.pgdump"
             args, env = _pg_env()
@@ -234,13 +239,7 @@ def restore(path: Path, *, migrate: Callable[[], None]) -> RestoreReport:
             target_path = Path(connection.settings_dict["NAME"])
             for suffix in ("-wal", "-shm"):
                 Path(f"{target_path}{suffix}").unlink(missing_ok=True)
-            source = sqlite3.connect(database)
-            target = sqlite3.connect(target_path)
-            try:
-                source.backup(target)
-            finally:
-                target.close()
-                source.close()
+            _sqlite_copy(database, target_path)
         else:
             args, env = _pg_env()
             _run(

@@ -6,25 +6,13 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
+from legalnav.core.adminkit import ReadOnlyAdmin
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents.actions import document_remove, document_requeue, document_update_details
 from legalnav.documents.models import NODE_FLAG_COLUMNS, CrossReference, DefinedTerm, Document, Node
 from legalnav.matters.access import visible_matters
 
 VIA = "admin"
-
-
-class ReadOnly:
-    """Derived rows (clauses, references, terms): written by indexing, never by hand."""
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(Document)
@@ -135,7 +123,7 @@ class ChildInline(admin.TabularInline):
 
 
 @admin.register(Node)
-class NodeAdmin(ReadOnly, admin.ModelAdmin):
+class NodeAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ("outline", "kind", "node_id", "document", "flags", "text_length")
     list_filter = ("kind", *NODE_FLAG_COLUMNS, ("document", admin.RelatedOnlyFieldListFilter))
     search_fields = ("node_id", "ref", "heading", "text")
@@ -253,7 +241,7 @@ class NodeAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(CrossReference)
-class CrossReferenceAdmin(ReadOnly, admin.ModelAdmin):
+class CrossReferenceAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ("text", "kind", "source", "target", "qualifier", "unresolved_reason")
     list_filter = ("kind", "unresolved_reason")
     search_fields = ("text", "target_ref", "qualifier")
@@ -266,7 +254,7 @@ class CrossReferenceAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(DefinedTerm)
-class DefinedTermAdmin(ReadOnly, admin.ModelAdmin):
+class DefinedTermAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     list_display = ("term", "document", "defining_node", "use_count")
     search_fields = ("term",)
     list_filter = (("document", admin.RelatedOnlyFieldListFilter),)

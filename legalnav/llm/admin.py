@@ -3,11 +3,12 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest
 
+from legalnav.core.adminkit import ReadOnlyAdmin
 from legalnav.llm.models import LLMCall
 
 
 @admin.register(LLMCall)
-class LLMCallAdmin(admin.ModelAdmin):
+class LLMCallAdmin(ReadOnlyAdmin, admin.ModelAdmin):
     """The ledger is read-only: rows are written by the providers, never by hand, and a row
     edited or deleted afterwards would make the cost panel disagree with what was billed."""
 
@@ -35,12 +36,3 @@ class LLMCallAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: LLMCall | None = None) -> list[str]:
         return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: LLMCall | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: LLMCall | None = None) -> bool:
-        return False

@@ -7,22 +7,14 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from legalnav.core.adminkit import ReadOnlyAdmin
 from legalnav.matters.access import visible_matters
 from legalnav.review.models import Grid, SavedColumn
 
 
-class LookOnly(admin.ModelAdmin):
+class LookOnly(ReadOnlyAdmin, admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).filter(matter__in=visible_matters(request.user))
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(Grid)
