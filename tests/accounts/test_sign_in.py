@@ -110,9 +110,13 @@ def test_a_required_second_factor_is_set_up_then_asked_for(issuer, settings):
     alice = get_user_model().objects.get(username="alice")
     assert Authenticator.objects.filter(user=alice, type="totp").exists()
     assert client.get("/").status_code == 200
-    # Recovery codes are there to print.
+    # Recovery codes were made with it, to print and to sign in with if the phone is lost.
+    assert Authenticator.objects.filter(user=alice, type="recovery_codes").exists()
     codes = client.get("/accounts/2fa/recovery-codes/")
-    assert codes.status_code in (200, 302)
+    assert codes.status_code == 200
+    printed = re.findall(r"\b[a-z0-9]{8}\b", codes.content.decode())
+    unused = Authenticator.objects.get(user=alice, type="recovery_codes").wrap().get_unused_codes()
+    assert set(unused) <= set(printed) and len(unused) >= 5
 
     # Next time: single sign-on, then the code before the session is theirs.
     client.post("/accounts/logout/")
