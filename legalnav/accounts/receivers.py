@@ -87,7 +87,9 @@ def sign_in_failed(
 
 def note_activity(sender: Any, instance: Any, **kw: Any) -> None:
     """Remember, before a save, whether the person was active (for the receiver below)."""
-    if instance.pk is None:
+    fields = kw.get("update_fields")
+    if instance.pk is None or (fields is not None and "is_active" not in fields):
+        # New, or a save that cannot deactivate (every sign-in saves last_login alone).
         instance._was_active = False
         return
     instance._was_active = (

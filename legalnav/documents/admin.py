@@ -47,16 +47,29 @@ class DocumentAdmin(admin.ModelAdmin):
         names = [f.name for f in self.model._meta.fields if f.name not in editable | {"text"}]
         return [*names, "tree"]
 
+    def get_form(self, request: HttpRequest, obj: Document | None = None, **kwargs):  # type: ignore[no-untyped-def]
+        form = super().get_form(request, obj, **kwargs)
+        if obj is not None and "amends" in form.base_fields:
+            # Only another document of the same matter can be amended (a raw id could name any).
+            others = Document.objects.filter(matter_id=obj.matter_id).exclude(pk=obj.pk)
+            form.base_fields["amends"].queryset = others
+        return form
+
     def save_model(self, request: HttpRequest, obj: Document, form, change: bool) -> None:  # type: ignore[no-untyped-def]
         stored = Document.objects.get(pk=obj.pk)
-        document_update_details(
-            document=stored,
-            user=request.user,
-            title=form.cleaned_data.get("title", stored.title),
-            kind=form.cleaned_data.get("kind", stored.kind),
-            effective_date=form.cleaned_data.get("effective_date", stored.effective_date),
-            amends=form.cleaned_data.get("amends", stored.amends),
-        )
+        try:
+            document_update_details(
+                document=stored,
+                user=request.user,
+                title=form.cleaned_data.get("title", stored.title),
+                kind=form.cleaned_data.get("kind", stored.kind),
+                effective_date=form.cleaned_data.get("effective_date", stored.effective_date),
+                amends=form.cleaned_data.get("amends", stored.amends),
+            )
+        except QueueUnavailable:
+            # The details are saved; the re-index could not be queued (the document is failed,
+            # retryable), as on the details page.
+            messages.error(request, f"{stored.key}: {QueueUnavailable.message}")
 
     def get_deleted_objects(self, objs, request: HttpRequest):  # type: ignore[no-untyped-def]
         # The clauses, references and terms go with their document (and may not be deleted on

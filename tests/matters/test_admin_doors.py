@@ -159,3 +159,16 @@ def test_derived_rows_and_matters_cannot_be_added_or_deleted_in_the_admin(matter
     assert client.get("/admin/matters/matter/add/").status_code == 403
     response = client.post(f"/admin/matters/matter/{matter.pk}/delete/", {"post": "yes"})
     assert response.status_code == 403 and Matter.objects.filter(pk=matter.pk).exists()
+
+
+def test_the_admin_cannot_make_a_document_amend_one_in_another_matter(matter):
+    _, client = _staff(matter)
+    mine = _indexed(matter)
+    theirs = _indexed(MatterFactory(name="Elsewhere"), b"1. Other.\nOther terms.\n")
+    response = client.post(
+        f"/admin/documents/document/{mine.pk}/change/",
+        {"title": "Mine", "kind": "amendment", "amends": theirs.pk},
+    )
+    assert response.status_code == 200  # the form again, with the error
+    mine.refresh_from_db()
+    assert mine.amends_id is None and mine.title != "Mine"
