@@ -1,7 +1,7 @@
 """Django settings for legalnav.
 
 Every outside service is optional: with no environment variables set, legalnav runs on SQLite,
-runs background work in-process and needs no API key. See README.md for the variables.
+runs background work in-process and needs no API key. See docs/configuration.md for the variables.
 """
 
 from __future__ import annotations

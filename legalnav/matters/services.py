@@ -273,7 +273,8 @@ def matter_purge_ready(*, matter: Matter) -> Matter:
 def database_drop_freed_pages() -> None:
     """After a purge: on SQLite, fold the write-ahead log into the file and truncate it, so the
     deleted rows' old pages (overwritten in the file: ``secure_delete``) do not linger in the log.
-    PostgreSQL keeps dead row versions until VACUUM reclaims them (see the README)."""
+    PostgreSQL keeps dead row versions until VACUUM reclaims them (see "Retention and purge" in
+    docs/people-and-matters.md)."""
     from django.db import connection
 
     if connection.vendor == "sqlite" and not connection.in_atomic_block:
