@@ -24,6 +24,17 @@ class ReviewConfig(AppConfig):
         # A purge removes this app's part of the matter (see matters/signals.py).
         matter_purging.connect(receivers.purge_matter_review, dispatch_uid="legalnav-review-purge")
 
+        # A deleted document's cells leave the counts kept on its grids (see receivers.py).
+        from django.db.models.signals import pre_delete
+
+        from legalnav.documents.models import Document
+
+        pre_delete.connect(
+            receivers.uncount_deleted_document,
+            sender=Document,
+            dispatch_uid="legalnav-review-uncount-document",
+        )
+
         # The handover zip: this app's part (see matters/handover.py).
         from legalnav.matters.handover import register
         from legalnav.review import handover as review_handover

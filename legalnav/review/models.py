@@ -18,7 +18,19 @@ from legalnav.matters.models import Matter
 from legalnav.review.columns import ANSWER_TYPES
 
 TYPE_CHOICES = [(t, t.replace("_", "/")) for t in ANSWER_TYPES]
-LOW_CONFIDENCE = 0.5  # the "low confidence" filter: cells below this
+# The "low confidence" filter: found cells below this. Each grid keeps its count of them
+# (``Grid.n_low``), so a change of it needs every grid recounted (``services.grid_recount``).
+LOW_CONFIDENCE = 0.5
+
+# The counts above a grid's table (``selectors.grid_counts``), each kept in a field of the grid
+# as its cells are written, reviewed and removed (``services``): key -> ``Grid`` field.
+GRID_COUNTS = {
+    "filled": "cells_done",
+    "found": "n_found",
+    "not_found": "n_not_found",
+    "low": "n_low",
+    "reviewed": "n_reviewed",
+}
 
 
 class Grid(models.Model):
@@ -52,6 +64,13 @@ class Grid(models.Model):
     # Progress: cells written so far of documents x columns (reviewed cells count as written).
     cells_total = models.PositiveIntegerField(default=0)
     cells_done = models.PositiveIntegerField(default=0)
+    # Of the cells written (``GRID_COUNTS``): found, not found, found with low confidence,
+    # reviewed. Kept as the grid fills, so that a poll of a data room's grid reads one row
+    # instead of counting its cells; recounted from the cells when it finishes filling.
+    n_found = models.PositiveIntegerField(default=0)
+    n_not_found = models.PositiveIntegerField(default=0)
+    n_low = models.PositiveIntegerField(default=0)
+    n_reviewed = models.PositiveIntegerField(default=0)
     # What the run left out and why ("D4 is being re-indexed"), shown beside a finished grid.
     note = models.TextField(blank=True)
     # The cost estimated before it started (services.grid_estimate), by mode.

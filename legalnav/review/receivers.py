@@ -3,6 +3,8 @@
 - A matter is purged (``matters.signals.matter_purging``): delete its grids (their columns, cells
   with the quoted text and snapshots, chunks, playbook runs and verdicts cascade) and its saved
   columns. Playbooks are the firm's, not the matter's: they stay.
+- A document is deleted (Django's ``pre_delete`` of ``Document``): its rows and cells go with it
+  (cascade), so the counts kept on each grid it was a row of lose them too.
 """
 
 from __future__ import annotations
@@ -24,3 +26,12 @@ def purge_matter_review(sender: Any, *, matter: Any, **kwargs: Any) -> dict[str,
     grids.delete()
     SavedColumn.objects.filter(matter=matter).delete()
     return counts
+
+
+def uncount_deleted_document(sender: Any, *, instance: Any, **kwargs: Any) -> None:
+    # Django's pre_delete rather than documents.signals.document_deleting: it is sent inside the
+    # transaction that deletes the document and cascades to its cells, on every path (the
+    # actions, a purge, a command), so the counts go down exactly when the cells go.
+    from legalnav.review.services import document_cells_uncount
+
+    document_cells_uncount(document_id=instance.pk)

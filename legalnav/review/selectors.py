@@ -19,7 +19,15 @@ from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
 from legalnav.matters.models import Matter
 from legalnav.review.columns import CUAD_COLUMNS, Column
-from legalnav.review.models import LOW_CONFIDENCE, Cell, Grid, GridChunk, GridColumn, SavedColumn
+from legalnav.review.models import (
+    GRID_COUNTS,
+    LOW_CONFIDENCE,
+    Cell,
+    Grid,
+    GridChunk,
+    GridColumn,
+    SavedColumn,
+)
 
 FILTERS = {
     "": "All cells",
@@ -314,16 +322,12 @@ def row_documents(grid: Grid) -> list[Document]:
 
 
 def grid_counts(*, grid: Grid) -> dict[str, int]:
-    """How many cells are filled, found, not found, low in confidence, reviewed."""
-    # (Aliases other than the field names: Django refuses an aggregate named like a field.)
-    got = Cell.objects.filter(grid=grid).aggregate(
-        n_filled=Count("id"),
-        n_found=Count("id", filter=Q(found=True)),
-        n_not_found=Count("id", filter=Q(found=False)),
-        n_low=Count("id", filter=Q(found=True, confidence__lt=LOW_CONFIDENCE)),
-        n_reviewed=Count("id", filter=~Q(reviewed_status=Cell.Review.NONE)),
-    )
-    return {name.removeprefix("n_"): value for name, value in got.items()}
+    """How many cells are filled, found, not found, low in confidence, reviewed: the counts the
+    grid keeps as it fills (``models.GRID_COUNTS``), read from its row, one query by key
+    whatever its size. Read afresh, not from ``grid``: a caller's instance may predate the
+    review it has just written (the cell panel sends the counts back after one)."""
+    row = Grid.objects.filter(pk=grid.pk).values(*GRID_COUNTS.values()).first() or {}
+    return {key: int(row.get(name, 0)) for key, name in GRID_COUNTS.items()}
 
 
 def saved_columns(*, matter: Matter, user: object) -> QuerySet[SavedColumn]:

@@ -22,8 +22,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
-from django.db.models.functions import Length
+from django.db.models import Count, F, Q
+from django.db.models.functions import Greatest, Length
 from django.utils import timezone
 
 from legalnav.answers import snapshots
@@ -43,7 +43,15 @@ from legalnav.review import claude
 from legalnav.review.columns import ANSWER_TYPES, column_from_request
 from legalnav.review.fill import Cell as FilledCell
 from legalnav.review.fill import fill_document
-from legalnav.review.models import Cell, Grid, GridChunk, GridColumn, GridDocument, SavedColumn
+from legalnav.review.models import (
+    LOW_CONFIDENCE,
+    Cell,
+    Grid,
+    GridChunk,
+    GridColumn,
+    GridDocument,
+    SavedColumn,
+)
 
 logger = logging.getLogger(__name__)
 GRID = "grid"
@@ -520,7 +528,9 @@ def grid_settle(grid_id: int) -> str:
         fields: dict[str, Any] = {
             "lease_owner": "",
             "lease_expires_at": None,
-            "cells_done": Cell.objects.filter(grid=grid).count(),
+            # Its counts afresh from the cells (under the grid's lock, as ``grid_recount``):
+            # whatever the chunks' increments missed does not outlive the run.
+            **_cell_counts(grid),
             "note": (
                 f"Not filled, since not indexed when the grid ran: {skipped}. Resume once they "
                 "are indexed."
@@ -595,9 +605,10 @@ def _fill_claimed(grid: Grid, lease: jobs.Lease) -> None:
             + ", ".join(skipped)
             + ". Resume once they are indexed."
         )
-    lease.finish(
-        cells_done=Cell.objects.filter(grid=grid).count(), note=note, finished_at=timezone.now()
-    )
+    with transaction.atomic():
+        # Done, with its counts afresh from the cells (as ``grid_recount``, under its lock).
+        _lock_grids([grid.pk])
+        lease.finish(note=note, finished_at=timezone.now(), **_cell_counts(grid))
 
 
 def _spent(grid: Grid, usage: claude.Usage) -> None:
@@ -699,7 +710,7 @@ def _fill_rows(
 def _write_cells(grid: Grid, lease: jobs.Lease, document_id: int, new: list[Cell]) -> None:
     """One document's cells, in a short transaction while this worker still holds the grid (or
     its chunk); a cell that exists meanwhile (reviewed, or written by a worker that took over)
-    is kept. The grid's count of cells goes up by those written, not by a recount."""
+    is kept. The grid's counts go up by the cells written (``_count``), not by a recount."""
     with transaction.atomic():
         if not lease.mine().select_for_update().exists():
             lease.lost = True
@@ -710,9 +721,7 @@ def _write_cells(grid: Grid, lease: jobs.Lease, document_id: int, new: list[Cell
             )
         )
         written = Cell.objects.bulk_create([c for c in new if c.column_id not in have])
-        Grid.objects.filter(pk=grid.pk).update(
-            cells_done=F("cells_done") + len(written), updated_at=timezone.now()
-        )
+        _count(grid.pk, _counted(written), updated_at=timezone.now())
 
 
 def grid_fill(*, grid_id: int, owner: str | None = None) -> Grid | None:
@@ -759,7 +768,9 @@ def grid_requeue(*, grid: Grid, refill: bool = False) -> bool:
             return False
         if refill:
             Cell.objects.filter(grid=grid, reviewed_status=Cell.Review.NONE).delete()
-        Grid.objects.filter(pk=grid.pk).update(cells_done=Cell.objects.filter(grid=grid).count())
+        # Counted afresh under the grid's lock (a refill deletes cells of every kind; a resume
+        # is a good moment to drop any drift).
+        Grid.objects.filter(pk=grid.pk).update(**_cell_counts(grid))
     return True
 
 
@@ -772,6 +783,106 @@ def grid_cancel(*, grid: Grid, by: str = "") -> bool:
         for chunk in GridChunk.objects.filter(grid=grid, status__in=_OPEN_CHUNK):
             jobs.job_cancel(jobs.spec_for(CHUNK), chunk.pk, by=by)
     return True
+
+
+# --- the grid's counts ---------------------------------------------------------------------------
+#
+# The counts above a grid's table (``models.GRID_COUNTS``) are kept on its row as cells are
+# written, reviewed and removed, each change an F() increment in the transaction that writes
+# the cells, so that chunk workers writing side by side never lose one another's; and recounted
+# from the cells when the grid finishes filling, so that drift cannot outlive a run. Every
+# writer of them locks the grid's row before its cells' (or takes no cell lock): two writers
+# never wait on each other in opposite order.
+
+
+def _cell_counts(grid: Grid) -> dict[str, int]:
+    """The grid's counts from its cells (one aggregate), as ``Grid`` fields."""
+    # (Aliases are the Grid's field names, none of them a Cell field's: Django refuses those.)
+    return Cell.objects.filter(grid=grid).aggregate(**_count_aggregates())
+
+
+def _count_aggregates() -> dict[str, Count]:
+    return {
+        "cells_done": Count("id"),
+        "n_found": Count("id", filter=Q(found=True)),
+        "n_not_found": Count("id", filter=Q(found=False)),
+        "n_low": Count("id", filter=Q(found=True, confidence__lt=LOW_CONFIDENCE)),
+        "n_reviewed": Count("id", filter=~Q(reviewed_status=Cell.Review.NONE)),
+    }
+
+
+def _counted(cells: Sequence[Cell]) -> dict[str, int]:
+    """What ``cells`` (as written) add to their grid's counts."""
+    return {
+        "cells_done": len(cells),
+        "n_found": sum(1 for c in cells if c.found),
+        "n_not_found": sum(1 for c in cells if not c.found),
+        "n_low": sum(1 for c in cells if c.low_confidence),
+        "n_reviewed": sum(1 for c in cells if c.reviewed),
+    }
+
+
+def _count(grid_id: int, deltas: dict[str, int], **also: Any) -> None:
+    """Add ``deltas`` to the grid's counts in the database (never below 0), with ``also``."""
+    fields: dict[str, Any] = {
+        name: F(name) + n if n > 0 else Greatest(F(name) + n, 0) for name, n in deltas.items() if n
+    }
+    if fields or also:
+        Grid.objects.filter(pk=grid_id).update(**fields, **also)
+
+
+def _lock_grids(grid_ids: Sequence[int]) -> None:
+    """Lock the grids' rows (in key order), first of what a writer of their counts locks."""
+    list(Grid.objects.select_for_update().filter(pk__in=grid_ids).order_by("pk").values_list("pk"))
+
+
+def grid_recount(*, grid: Grid) -> dict[str, int]:
+    """Count the grid's cells afresh and store the counts on it (``models.GRID_COUNTS``): what
+    a finished fill does, and what puts right a grid whose counts drifted. Under the grid's
+    lock, so a review written meanwhile is neither lost nor counted twice. Returns the fields."""
+    with transaction.atomic():
+        _lock_grids([grid.pk])
+        counts = _cell_counts(grid)
+        Grid.objects.filter(pk=grid.pk).update(**counts)
+    return counts
+
+
+def document_cells_uncount(*, document_id: int) -> None:
+    """Take a document that is being deleted out of every grid it is a row of: its cells out of
+    the grid's counts, its row's cells out of ``cells_total``. Called (``receivers``) inside the
+    transaction that deletes the document, with its rows and cells, just before it does."""
+    rows = set(
+        GridDocument.objects.filter(document_id=document_id).values_list("grid_id", flat=True)
+    )
+    grid_ids = sorted(
+        rows | set(Cell.objects.filter(document_id=document_id).values_list("grid_id", flat=True))
+    )
+    if not grid_ids:
+        return
+    with transaction.atomic():
+        _lock_grids(grid_ids)
+        aggregates = _count_aggregates()
+        gone: dict[int, dict[str, int]] = {}
+        for row in (
+            Cell.objects.filter(document_id=document_id, grid_id__in=grid_ids)
+            .order_by()
+            .values("grid_id")
+            .annotate(**aggregates)
+            .values_list("grid_id", *aggregates)
+        ):
+            gone[row[0]] = dict(zip(aggregates, row[1:], strict=True))
+        columns = dict(
+            GridColumn.objects.filter(grid_id__in=rows)
+            .order_by()
+            .values("grid_id")
+            .annotate(n=Count("id"))
+            .values_list("grid_id", "n")
+        )
+        for grid_id in grid_ids:
+            also: dict[str, Any] = {}
+            if columns.get(grid_id):
+                also["cells_total"] = Greatest(F("cells_total") - columns[grid_id], 0)
+            _count(grid_id, {name: -n for name, n in gone.get(grid_id, {}).items()}, **also)
 
 
 # --- reviewing cells, saving columns -------------------------------------------------------------
@@ -787,32 +898,50 @@ def cell_review_write(*, cell: Cell, user: object, status: str, value: str = "")
         raise GridRejected("A correction needs the corrected value.", "value")
     if len(value) > 4000:
         raise GridRejected("A corrected value is at most 4000 characters.", "value")
-    cell.reviewed_status = status
-    cell.corrected_value = value if status == Cell.Review.CORRECTED else ""
     reviewed = status != Cell.Review.NONE
-    cell.reviewed_by = user if reviewed and getattr(user, "is_authenticated", False) else None  # type: ignore[assignment]
-    cell.reviewed_at = timezone.now() if reviewed else None
-    cell.save(update_fields=["reviewed_status", "corrected_value", "reviewed_by", "reviewed_at"])
+    with transaction.atomic():
+        # The grid's row first, then the cell's (see "the grid's counts"): the review it had is
+        # read under the lock, so two reviews of one cell at once count it once.
+        _lock_grids([cell.grid_id])
+        was = (
+            Cell.objects.select_for_update()
+            .filter(pk=cell.pk)
+            .values_list("reviewed_status", flat=True)
+            .first()
+        )
+        cell.reviewed_status = status
+        cell.corrected_value = value if status == Cell.Review.CORRECTED else ""
+        cell.reviewed_by = user if reviewed and getattr(user, "is_authenticated", False) else None  # type: ignore[assignment]
+        cell.reviewed_at = timezone.now() if reviewed else None
+        cell.save(
+            update_fields=["reviewed_status", "corrected_value", "reviewed_by", "reviewed_at"]
+        )
+        # (A cell gone meanwhile, ``was`` None, has failed the save above.)
+        _count(cell.grid_id, {"n_reviewed": int(reviewed) - int(was != Cell.Review.NONE)})
     return cell
 
 
 def column_confirm_write(*, grid: Grid, column: GridColumn, user: object) -> list[int]:
-    """Confirm every found, unreviewed cell of a column; the ids confirmed. Run inside the
-    caller's transaction: the cells are locked as they are read, so a review written meanwhile
-    is neither overwritten nor counted."""
-    ids = list(
-        Cell.objects.select_for_update()
-        .filter(grid=grid, column=column, found=True, reviewed_status=Cell.Review.NONE)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    if ids:
-        Cell.objects.filter(pk__in=ids).update(
-            reviewed_status=Cell.Review.CONFIRMED,
-            corrected_value="",
-            reviewed_by=user if getattr(user, "is_authenticated", False) else None,
-            reviewed_at=timezone.now(),
+    """Confirm every found, unreviewed cell of a column; the ids confirmed. The cells are
+    locked as they are read, so a review written meanwhile is neither overwritten nor counted;
+    the grid's count of reviewed cells goes up by the cells the update changed, in the same
+    transaction (the caller's, with its audit row, when it has one)."""
+    with transaction.atomic():
+        _lock_grids([grid.pk])  # before the cells (see "the grid's counts")
+        ids = list(
+            Cell.objects.select_for_update()
+            .filter(grid=grid, column=column, found=True, reviewed_status=Cell.Review.NONE)
+            .order_by("pk")
+            .values_list("pk", flat=True)
         )
+        if ids:
+            confirmed = Cell.objects.filter(pk__in=ids).update(
+                reviewed_status=Cell.Review.CONFIRMED,
+                corrected_value="",
+                reviewed_by=user if getattr(user, "is_authenticated", False) else None,
+                reviewed_at=timezone.now(),
+            )
+            _count(grid.pk, {"n_reviewed": confirmed})
     return ids
 
 
