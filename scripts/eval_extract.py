@@ -44,7 +44,9 @@ def dev_contracts(
     rows = [
         json.loads(x) for x in (data / "cuad" / "spans.jsonl").open(encoding="utf-8") if x.strip()
     ]
-    names = sorted({r["doc"] for r in rows})[::10][:n]
+    from legalnav.evaluation.splits import cuad_dev
+
+    names = cuad_dev(sorted({r["doc"] for r in rows}), n)
     wanted = set(names)
     spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
     unlocated: set[tuple[str, str]] = set()

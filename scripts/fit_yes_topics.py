@@ -59,15 +59,14 @@ def main() -> None:
     args = parser.parse_args()
     train_topics._setup()
 
-    from legalnav.evaluation import gold
+    from legalnav.evaluation import gold, splits
     from legalnav.retrieval import topics
     from legalnav.review.columns import YES_NO_KEYS
 
     base = gold.data_dir() / "cuad"
     rows = [json.loads(x) for x in (base / "spans.jsonl").open() if x.strip()]
     names = sorted({r["doc"] for r in rows})
-    dev = names[::10][:40]
-    train = [n for n in names if n not in set(dev)]
+    dev, train = splits.cuad_dev(names), splits.cuad_train(names)
     answers = {(r["doc"], r["category"]): r["answer"] for r in rows}
     cats = sorted(
         k for k in YES_NO_KEYS if all(answers.get((n, k)) in ("Yes", "No") for n in names)
@@ -145,18 +144,17 @@ def main() -> None:
     print(json.dumps({k: round(v, 3) for k, v in sorted(per.items())}, indent=1))
     print(f"dev (blind) yes-F1 mean over {len(per)} categories: {sum(per.values()) / len(per):.3f}")
     if args.write:
-        OUT.write_text(
-            json.dumps(
-                {
-                    "fitted_on": f"{len(train)} CUAD contracts outside the 40-contract dev sample",
-                    "folds": args.folds,
-                    "min_positive": args.min_positive,
-                    "thresholds": {k: thresholds[k] for k in sorted(thresholds)},
-                },
-                indent=1,
-            )
-            + "\n"
+        kept = json.loads(OUT.read_text()) if OUT.exists() else {}  # the document models
+        kept.update(
+            {
+                "fitted_on": f"{len(train)} CUAD contracts outside the 40-contract dev sample",
+                "fitted_ids": train,
+                "folds": args.folds,
+                "min_positive": args.min_positive,
+                "thresholds": {k: thresholds[k] for k in sorted(thresholds)},
+            }
         )
+        OUT.write_text(json.dumps(kept, indent=1) + "\n")
         print(f"wrote {OUT}", file=sys.stderr)
 
 

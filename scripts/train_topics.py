@@ -131,8 +131,9 @@ def _cuad(args: argparse.Namespace) -> dict[str, object]:
     base = gold.data_dir() / "cuad"
     rows = [json.loads(line) for line in (base / "spans.jsonl").open() if line.strip()]
     names = sorted({r["doc"] for r in rows})
-    dev = set(names[::10][:40])
-    train = [n for n in names if n not in dev][: args.contracts]
+    from legalnav.evaluation.splits import cuad_train
+
+    train = cuad_train(names)[: args.contracts]
     desc = gold.cuad_descriptions()
     categories = sorted({r["category"] for r in rows})
     topics = []
@@ -161,6 +162,7 @@ def _cuad(args: argparse.Namespace) -> dict[str, object]:
     return {
         "name": "cuad",
         "trained_on": f"{len(train)} CUAD contracts outside the 40-contract dev sample",
+        "trained_ids": sorted(train),
         "topics": models,
     }
 
@@ -195,6 +197,7 @@ def _contractnli(args: argparse.Namespace, fold: int | None) -> dict[str, object
     return {
         "name": "contractnli" if fold is None else f"contractnli-fold{fold}",
         "trained_on": f"{len(docs)} ContractNLI dev NDAs{held}",
+        "trained_ids": sorted(Path(p).name for p in docs),
         "topics": models,
     }
 

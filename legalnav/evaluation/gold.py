@@ -22,6 +22,8 @@ from typing import Any
 
 from django.conf import settings
 
+from legalnav.evaluation import splits
+
 QA_DEFAULT = Path(__file__).resolve().parent / "gold" / "demo_qa.jsonl"
 
 # CUAD's answers that are short facts (a law, a date, a period), scored by key facts.
@@ -118,7 +120,7 @@ def cuad_items(
         if line.strip()
     ]
     names = sorted({r["doc"] for r in rows})
-    sample = set(names[::10][:contracts] if contracts is not None else names)
+    sample = set(splits.cuad_dev(names, contracts) if contracts is not None else names)
     items = []
     for r in rows:
         category = r["category"]

@@ -148,7 +148,7 @@ def fit_thresholds(cells: Sequence[Filled], answers) -> tuple[dict[str, float], 
 
     # Columns the clause-topic model decides (fill.topic_yes_thresholds, fitted on the other
     # 368 contracts) get no threshold from these cells.
-    voted = fill.topic_yes_thresholds()
+    voted = fill.voted_columns()
     yes_cells = [c for c in cells if c.key in YES_NO_KEYS and c.key not in voted]
     pooled_t, pooled = 0.0, -1.0
     for t in [x / 100 for x in range(0, 96)]:
@@ -176,7 +176,7 @@ def cut(
 ) -> list[Filled]:
     """The cells as the filler with these thresholds shows them."""
     out = []
-    voted = fill.topic_yes_thresholds()
+    voted = fill.voted_columns()
     for c in cells:
         if c.key in voted and c.value.startswith("Yes"):
             out.append(c)  # the topic model's Yes stands whatever the unit's confidence

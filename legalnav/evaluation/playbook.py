@@ -236,14 +236,9 @@ def dev_answers(data: Path, names: Sequence[str]) -> dict[tuple[str, str], str]:
 def dev_names(data: Path, n: int = 40) -> list[str]:
     """The CUAD dev contracts: the stride sample (every tenth in name order), the first ``n``,
     as the grid's other dev figures take them (evaluation.gold.cuad_items)."""
-    docs = sorted(
-        {
-            json.loads(x)["doc"]
-            for x in (data / "cuad" / "spans.jsonl").open(encoding="utf-8")
-            if x.strip()
-        }
-    )
-    return docs[::10][:n]
+    from legalnav.evaluation.splits import cuad_dev, cuad_names
+
+    return cuad_dev(cuad_names(data), n)
 
 
 def table(label: str, f: Mapping[str, Any]) -> str:

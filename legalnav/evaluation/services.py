@@ -23,7 +23,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 
 from legalnav.core import jobs
-from legalnav.evaluation import gold
+from legalnav.evaluation import gold, splits
 from legalnav.evaluation.models import EvaluationItem, EvaluationRun, EvaluationVerdict
 from legalnav.evaluation.stats import PairedOutcome, clopper_pearson
 
@@ -542,6 +542,11 @@ def run_summarise(*, run: EvaluationRun) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "gold_set": run.gold_set,
         "questions": len({r.item_id for r in rows}),
+        # The clause-topic models navembed ranks with that were trained on documents this run
+        # scores: its figures are then in-sample (legalnav.evaluation.splits).
+        "in_sample": splits.in_sample(
+            splits.scored_documents(r.item_id for r in rows), among="retrieval/topic_models/"
+        ),
         "modes": modes,
         "paired": _paired(run, by_mode, primary),
         "judged": _judged(run),

@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from django.conf import settings
@@ -52,6 +53,7 @@ from legalnav.retrieval import topics
 from legalnav.retrieval.engine import Retriever, query_tokens
 from legalnav.retrieval.evidence import Unit, lexical_scores, split_units, unit_vectors
 from legalnav.retrieval.topics import Topic
+from legalnav.review import docvote
 from legalnav.review.calibration import (
     CELL_WEIGHTS,
     COLUMN_PRIORS,
@@ -77,12 +79,31 @@ TOPIC_YES_FILE = Path(__file__).resolve().parent / "topic_thresholds.json"
 
 
 @functools.cache
-def topic_yes_thresholds() -> dict[str, float]:
+def _topic_yes_file() -> dict[str, Any]:
     try:
-        data = json.loads(TOPIC_YES_FILE.read_text(encoding="utf-8"))
+        return dict(json.loads(TOPIC_YES_FILE.read_text(encoding="utf-8")))
     except FileNotFoundError:
         return {}
-    return {str(k): float(v) for k, v in data["thresholds"].items()}
+
+
+def topic_yes_thresholds() -> dict[str, float]:
+    return {str(k): float(v) for k, v in _topic_yes_file().get("thresholds", {}).items()}
+
+
+@functools.cache
+def doc_yes_models() -> dict[str, docvote.DocModel]:
+    """Per yes/no column, the document-level model that decides it (``docvote``), where one was
+    fitted; it takes precedence over the column's single topic threshold."""
+    return {
+        str(k): docvote.DocModel.of(str(k), v)
+        for k, v in _topic_yes_file().get("doc_models", {}).items()
+    }
+
+
+def voted_columns() -> set[str]:
+    """The yes/no columns whose Yes or No the clause-topic models decide (a document model or a
+    single threshold), not a threshold on the cell's confidence."""
+    return set(topic_yes_thresholds()) | set(doc_yes_models())
 
 
 TOP_PASSAGES = 6  # passages of the first stage whose units are candidates
@@ -198,15 +219,21 @@ class DocumentView:
         self._units_matrix: np.ndarray | None = None
         self._topic: dict[str, np.ndarray] = {}
         self._features: list[set[str]] | None = None
+        self._passage_texts: list[str] | None = None
+
+    def passage_texts(self) -> list[str]:
+        """The indexed text of each of the document's passages (``rows``), as the topic models and
+        the wording cues read it."""
+        if self._passage_texts is None:
+            self._passage_texts = [self.corpus.passage(row).indexed_text for row in self.rows]
+        return self._passage_texts
 
     def topic_probabilities(self, topic: Topic) -> np.ndarray:
         """The topic model's probability for each of the document's passages (``rows``)."""
         found = self._topic.get(topic.key)
         if found is None:
             if self._features is None:  # once per document, whatever the number of columns
-                self._features = [
-                    topics.features(self.corpus.passage(row).indexed_text) for row in self.rows
-                ]
+                self._features = [topics.features(t) for t in self.passage_texts()]
             found = self._topic[topic.key] = topic.probabilities_of(self._features)
         return found
 
@@ -516,14 +543,14 @@ def fill_column(
         # as such a clause firmly enough, whatever the quotation's own confidence.
         if vote.yes and value.startswith("Yes"):
             reason = (
-                f"Yes: the document has a provision that reads as {preset.key} (the clause "
-                f"model gives it {vote.p:.2f}, at or above this column's {vote.at:.2f})"
+                f"Yes: the document has a provision that reads as {preset.key} ({vote.by} "
+                f"gives it {vote.p:.2f}, at or above this column's {vote.at:.2f})"
             )
         elif not vote.yes:
             value, typed = "No", False
             reason = (
-                f"No: no provision reads as {preset.key} firmly enough (the clause model's "
-                f"best is {vote.p:.2f}; this column says Yes from {vote.at:.2f}); the closest "
+                f"No: no provision reads as {preset.key} firmly enough ({vote.by} gives "
+                f"{vote.p:.2f}; this column says Yes from {vote.at:.2f}); the closest "
                 "provision is quoted"
             )
     elif preset is not None and preset.key in YES_NO_KEYS and confidence < yes_at:
@@ -542,19 +569,29 @@ def fill_column(
 @dataclass(frozen=True, slots=True)
 class Vote:
     yes: bool
-    p: float  # the document's best passage probability
+    p: float  # the document's best passage probability (or its document model's probability)
     at: float  # the column's threshold
+    by: str = "the clause model"  # what gave ``p``, in the panel's words
 
 
 def _topic_vote(
     view: DocumentView, column: Column, thresholds: dict[str, float] | None
 ) -> Vote | None:
-    """The clause-topic model's vote on a CUAD yes/no column (``topic_yes_thresholds``): Yes when
-    some passage of the document reads as that kind of clause with at least the column's
-    probability. None for a column it does not decide."""
+    """The clause-topic models' vote on a CUAD yes/no column: the column's document model
+    (``doc_yes_models``) where it has one, else Yes when some passage of the document reads as
+    that kind of clause with at least the column's probability (``topic_yes_thresholds``). None
+    for a column neither decides. ``thresholds`` (the fitting code's) replaces both."""
     preset = preset_column(column.key)
+    if preset is None:
+        return None
+    if thresholds is None:
+        model = doc_yes_models().get(preset.key)
+        if model is not None:
+            vote = _model_vote(view, preset, model)
+            if vote is not None:
+                return vote
     votes = topic_yes_thresholds() if thresholds is None else thresholds
-    if preset is None or preset.key not in votes:
+    if preset.key not in votes:
         return None
     topic = column_topic(column)
     if topic is None:
@@ -562,6 +599,30 @@ def _topic_vote(
     p = view.topic_probabilities(topic)
     best = float(p.max()) if p.size else 0.0
     return Vote(best >= votes[preset.key], best, votes[preset.key])
+
+
+def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> Vote | None:
+    by_key = {t.key: t for t in topics.book().topics}
+
+    def best_of(key: str) -> float | None:
+        topic = by_key.get(key)
+        if topic is None:
+            return None
+        p = view.topic_probabilities(topic)
+        return float(p.max()) if p.size else 0.0
+
+    x = docvote.features(best_of, model.topics, view.passage_texts(), compiled_cues(preset))
+    if x is None:
+        return None
+    p = model.probability(x)
+    own = best_of(preset.key)
+    cued = int(round(math.expm1(x[-2])))
+    how = (
+        f"the document model (its best passage reads {own:.2f} as such a clause; "
+        if own is not None
+        else "the document model ("
+    ) + f"{cued} passage{'s' if cued != 1 else ''} use the column's wording)"
+    return Vote(p >= model.threshold, p, model.threshold, how)
 
 
 @dataclass(frozen=True, slots=True)

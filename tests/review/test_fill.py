@@ -37,7 +37,7 @@ def test_thresholds_name_preset_columns_and_the_fit_says_what_it_saw():
     assert set(calibration.COLUMN_THRESHOLDS) <= typed and calibration.COLUMN_THRESHOLDS
     # Every yes/no column has one way to say Yes: the clause-topic model's vote, else a
     # threshold on the cell's confidence.
-    voted = set(fill.topic_yes_thresholds())
+    voted = fill.voted_columns()
     assert voted and not voted & set(calibration.YES_THRESHOLDS)
     assert voted | set(calibration.YES_THRESHOLDS) == set(YES_NO_KEYS)
     assert all(0.0 <= t <= 1.0 for t in calibration.YES_THRESHOLDS.values())
@@ -81,15 +81,71 @@ def test_the_topic_vote_is_fitted_outside_the_dev_contracts_and_decides_yes_or_n
     p = view.topic_probabilities(topic)
     best_row = view.rows[int(np.argmax(p))]
     passage = retriever.corpus.passage(best_row)
-    original = fill.topic_yes_thresholds
+    original, models = fill.topic_yes_thresholds, fill.doc_yes_models
     try:
+        fill.doc_yes_models = lambda: {}  # type: ignore[assignment]  # the single threshold alone
         fill.topic_yes_thresholds = lambda: {"Anti-Assignment": float(p.max())}  # type: ignore[assignment]
         yes = cell(float(p.max()))
         fill.topic_yes_thresholds = lambda: {"Anti-Assignment": float(p.max()) + 0.01}  # type: ignore[assignment]
         no = cell(float(p.max()) + 0.01)
     finally:
-        fill.topic_yes_thresholds = original  # type: ignore[assignment]
+        fill.topic_yes_thresholds, fill.doc_yes_models = original, models  # type: ignore[assignment]
     assert yes.value.startswith("Yes") and "clause model gives it" in yes.reason
     ((start, end),) = yes.spans
     assert passage.start <= start < end <= passage.end  # quoted from the passage it voted on
     assert not no.value.startswith("Yes")
+
+
+def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tmp_path):
+    """The shipped document models say what they were fitted on and have one weight per input;
+    on a real agreement a column with a document model says Yes exactly when the model's
+    probability reaches its threshold, whatever the single topic threshold says, and the panel's
+    reason names the document model and how many passages use the column's wording."""
+    import json
+
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from legalnav.review import docvote
+    from legalnav.review.columns import YES_NO_KEYS, compiled_cues, preset_column
+    from tests.conftest import REPO
+
+    data = json.loads(fill.TOPIC_YES_FILE.read_text(encoding="utf-8"))
+    assert data["doc_models_fitted_on"].startswith("368 CUAD contracts outside the 40-contract")
+    shipped = fill.doc_yes_models()
+    assert shipped and set(shipped) <= set(YES_NO_KEYS)
+    assert all(0.0 < m.threshold < 1.0 for m in shipped.values())
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    column = preset_column("Anti-Assignment")
+    assert column is not None
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    view = fill.DocumentView(text, retriever)
+    cued = sum(1 for t in view.passage_texts() if any(rx.search(t) for rx in compiled_cues(column)))
+    assert cued > 0  # the development agreement restricts assignment in words
+
+    def model(threshold: float) -> docvote.DocModel:
+        # one input that matters: log(1 + passages using the wording), weight 1
+        return docvote.DocModel(
+            "Anti-Assignment", ("Anti-Assignment",), np.zeros(3), np.ones(3),
+            np.array([0.0, 1.0, 0.0]), 0.0, threshold,
+        )  # fmt: skip
+
+    p = 1 / (1 + np.exp(-np.log1p(cued)))
+
+    def cell(threshold: float) -> fill.Cell:
+        original, singles = fill.doc_yes_models, fill.topic_yes_thresholds
+        try:
+            fill.doc_yes_models = lambda: {"Anti-Assignment": model(threshold)}  # type: ignore[assignment]
+            fill.topic_yes_thresholds = lambda: {"Anti-Assignment": 0.0}  # type: ignore[assignment]  # always Yes alone
+            (got,) = fill.fill_document(
+                text=text, retriever=retriever, columns=[column],
+                constants=fill.Constants(yes_thresholds={}),
+            )  # fmt: skip
+        finally:
+            fill.doc_yes_models, fill.topic_yes_thresholds = original, singles  # type: ignore[assignment]
+        return got
+
+    yes, no = cell(p - 1e-6), cell(p + 1e-6)
+    assert yes.value.startswith("Yes") and "the document model" in yes.reason
+    assert f"{cued} passage" in yes.reason and f"{p:.2f}" in yes.reason
+    assert no.value == "No" and "the document model" in no.reason

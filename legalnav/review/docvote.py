@@ -1,0 +1,93 @@
+"""The document-level vote on a CUAD yes/no column: does this contract have such a clause at all?
+
+One number decided it before: the best passage probability of the column's own clause-topic
+model. A contract says more than its best passage. Its other clauses tell what kind of contract it
+is: a licence agreement nearly always grants a licence, and a distribution agreement often has
+exclusivity. A rare clause that the topic models have too few examples of still has its wording
+(most favoured nation, price restrictions, unlimited licence). So, per column, a small logistic
+model reads:
+
+- the logit of the best passage probability of every clause-topic model it was fitted with;
+- ``log(1 + n)`` and ``n > 0``, where n is how many of the document's passages match the column's
+  wording cues (``columns.py``).
+
+It was fitted by ``scripts/fit_yes_docs.py`` on the 368 CUAD contracts outside the dev sample.
+Out of fold topic scores were used, so no topic model scored a contract it was trained on. The
+penalty and threshold come from cross-validation by contract within those 368. A column gets a
+model only where that beat the single threshold. The models live in ``topic_thresholds.json``
+(``doc_models``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, slots=True)
+class DocModel:
+    key: str
+    topics: tuple[str, ...]  # the clause-topic models whose best passage it reads, in order
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+    threshold: float
+
+    @classmethod
+    def of(cls, key: str, data: dict[str, object]) -> DocModel:
+        def vec(name: str) -> np.ndarray:
+            return np.asarray(data[name], dtype=np.float64)
+
+        model = cls(
+            key,
+            tuple(str(t) for t in data["topics"]),  # type: ignore[attr-defined]
+            vec("mean"),
+            vec("scale"),
+            vec("coef"),
+            float(data["intercept"]),  # type: ignore[arg-type]
+            float(data["threshold"]),  # type: ignore[arg-type]
+        )
+        width = len(model.topics) + 2
+        if not (model.mean.size == model.scale.size == model.coef.size == width):
+            raise ValueError(
+                f"document model for {key!r} has {model.coef.size} weights, not {width}"
+            )
+        return model
+
+    def probability(self, x: Sequence[float]) -> float:
+        z = float(((np.asarray(x, dtype=np.float64) - self.mean) / self.scale) @ self.coef)
+        return 1.0 / (1.0 + math.exp(-(z + self.intercept)))
+
+
+def clipped_logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def cue_features(passages: Sequence[str], patterns: Sequence[re.Pattern[str]]) -> list[float]:
+    """``[log(1 + n), n > 0]``, n the passages that match any of the column's cue patterns."""
+    n = sum(1 for text in passages if any(rx.search(text) for rx in patterns))
+    return [math.log1p(n), float(n > 0)]
+
+
+def features(
+    best_of: Callable[[str], float | None],
+    topics: Sequence[str],
+    passages: Sequence[str],
+    patterns: Sequence[re.Pattern[str]],
+) -> list[float] | None:
+    """The model's input for one document: ``best_of(topic key)`` is the document's best passage
+    probability under that topic's model (None when that model is missing: then there is no
+    input, and the column falls back to its single threshold)."""
+    out = []
+    for key in topics:
+        p = best_of(key)
+        if p is None:
+            return None
+        out.append(clipped_logit(p))
+    return out + cue_features(passages, patterns)
