@@ -9,6 +9,13 @@ class AnswersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # This app's jobs (see core/jobs.py).
+        from legalnav.answers.jobs import SPECS as JOBS
+        from legalnav.core.jobs import register_job
+
+        for spec in JOBS:
+            register_job(spec)
+
         # This app's audit verbs (see matters/audit.py).
         from legalnav.answers.verbs import Verb
         from legalnav.matters.audit import register_verbs

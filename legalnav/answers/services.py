@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from legalnav.answers import citations, core, snapshots
+from legalnav.answers.jobs import QUESTION as QUESTION_JOB
 from legalnav.answers.models import Query
 from legalnav.answers.offline import Provision
 from legalnav.core import jobs
@@ -83,7 +84,7 @@ def _provisions(mr: MatterRetriever, hits: list[Hit]) -> list[Provision]:
     )
 
 
-QUESTION = jobs.SPECS["question"]
+QUESTION = QUESTION_JOB
 
 
 def query_answer(*, query_id: int, owner: str | None = None) -> Query | None:

@@ -167,7 +167,7 @@ def document_out(doc: Document) -> schemas.DocumentOut:
         error=error,
         node_count=doc.node_count,
         attempts=doc.attempts,
-        stale=jobs.is_stale(jobs.SPECS["document"], doc),
+        stale=jobs.is_stale(jobs.spec_for("document"), doc),
         created_at=doc.created_at,
         updated_at=doc.updated_at,
         indexed_at=doc.indexed_at,

@@ -291,7 +291,7 @@ def evaluation_run_out(run: EvaluationRun) -> schemas.EvaluationRunOut:
         modes=list(run.modes),
         status=run.status,  # type: ignore[arg-type]
         error=run.error_message or None,
-        stale=jobs.is_stale(jobs.SPECS["evaluation"], run),
+        stale=jobs.is_stale(jobs.spec_for("evaluation"), run),
         created_at=run.created_at,
         finished_at=run.finished_at,
     )

@@ -104,49 +104,18 @@ class JobSpec:
         return (self.queued, self.running)
 
 
-SPECS: dict[str, JobSpec] = {
-    "document": JobSpec(
-        kind="document",
-        model="documents.Document",
-        task="legalnav.documents.tasks.index_document",
-        execute="legalnav.documents.services.document_index_job",
-        noun="Indexing",
-        running="indexing",
-        done="indexed",
-    ),
-    "question": JobSpec(
-        kind="question",
-        model="answers.Query",
-        task="legalnav.answers.tasks.answer_query",
-        execute="legalnav.answers.services.query_answer_job",
-        noun="Answering",
-        done="answered",
-    ),
-    "grid": JobSpec(
-        kind="grid",
-        model="review.Grid",
-        task="legalnav.review.tasks.fill_grid",
-        execute="legalnav.review.services.grid_fill_job",
-        noun="Filling the grid",
-        alive="legalnav.review.services.grid_chunks_alive",
-    ),
-    "grid_chunk": JobSpec(
-        kind="grid_chunk",
-        model="review.GridChunk",
-        task="legalnav.review.tasks.fill_grid_chunk",
-        execute="legalnav.review.services.grid_chunk_job",
-        noun="Filling part of the grid",
-    ),
-    "evaluation": JobSpec(
-        kind="evaluation",
-        model="evaluation.EvaluationRun",
-        task="legalnav.evaluation.tasks.run_evaluation",
-        execute="legalnav.evaluation.services.evaluation_run_job",
-        noun="The evaluation run",
-        abandoned="interrupted",
-        requeue_abandoned=False,
-    ),
-}
+# Every kind of job, registered by the app that owns it (in its AppConfig.ready(), from its own
+# jobs.py), so this module names no app above it.
+SPECS: dict[str, JobSpec] = {}
+
+
+def register_job(spec: JobSpec) -> None:
+    """Add a kind of job to the lifecycle (idempotent for the same spec; a second, different
+    spec of the same kind is a programming error)."""
+    known = SPECS.get(spec.kind)
+    if known is not None and known != spec:
+        raise ValueError(f"job kind {spec.kind!r} is already registered as {known!r}")
+    SPECS[spec.kind] = spec
 
 
 def spec_for(kind: str) -> JobSpec:
@@ -361,14 +330,14 @@ def _give_up(spec: JobSpec, pk: int, why: str = "") -> bool:
 # --- running a job -----------------------------------------------------------------------------
 
 
-class _TimeLimit(Exception):
+class WorkerTimeLimit(Exception):
     """What the embedded runner reports for a job past its soft time limit."""
 
 
-def _readable(spec: JobSpec, exc: BaseException) -> tuple[str, str]:
+def failure_reason(spec: JobSpec, exc: BaseException) -> tuple[str, str]:
     """(code, message) for an exception that escaped the work."""
     name = exc.__class__.__name__
-    if name in ("SoftTimeLimitExceeded", "TimeLimitExceeded", "_TimeLimit"):
+    if name in ("SoftTimeLimitExceeded", "TimeLimitExceeded", "WorkerTimeLimit"):
         return "timeout", (
             f"{spec.noun} took longer than the time limit and was stopped. The file may be "
             "unusually large or malformed; Retry, or split it."
@@ -400,7 +369,7 @@ def guard(lease: Lease, *, reraise: tuple[type[BaseException], ...] = ()) -> Ite
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         logger.exception("%s %s failed", lease.spec.kind, lease.pk)
-        code, message = _readable(lease.spec, exc)
+        code, message = failure_reason(lease.spec, exc)
         try:
             lease.fail(message, code)
         except Exception:  # the database itself is gone: the sweeper ends the row later
@@ -432,14 +401,14 @@ def run_job(kind: str, pk: int, *, owner: str, retry_transient: bool = True) -> 
     try:
         return fn(pk, owner, reraise=TRANSIENT if retry_transient else ())
     except TRANSIENT as exc:
-        code, message = _readable(spec, exc)
+        code, message = failure_reason(spec, exc)
         row = spec.model_class().objects.filter(pk=pk).values("attempts").first()  # type: ignore[attr-defined]
         if row is not None and row["attempts"] < max_attempts():
             # Kept on the open row, so that a give-up later (the sweeper's, or the next claim's)
             # says what went wrong rather than "the worker stopped responding".
             _note_if_held(spec, pk, owner, message)
             raise
-        _fail_if_held(spec, pk, owner, code, message)
+        fail_if_held(spec, pk, owner, code, message)
         return "failed"
     finally:
         for receiver, result in job_finished.send_robust(sender=kind, pk=pk):
@@ -454,7 +423,7 @@ def _note_if_held(spec: JobSpec, pk: int, owner: str, message: str) -> None:
         logger.warning("could not note why %s %s will be retried", spec.kind, pk)
 
 
-def _fail_if_held(spec: JobSpec, pk: int, owner: str, code: str, message: str) -> None:
+def fail_if_held(spec: JobSpec, pk: int, owner: str, code: str, message: str) -> None:
     lease = Lease(spec, pk, owner, 0)
     try:
         lease.fail(message, code)
@@ -688,7 +657,7 @@ def _send(spec: JobSpec, pk: int) -> None:
                 run_job(spec.kind, pk, owner=owner, retry_transient=True)
                 return
             except TRANSIENT:
-                time.sleep(_backoff(attempt))
+                time.sleep(retry_backoff(attempt))
         return
     if runner == "thread":
         from legalnav.core.runner import local_runner
@@ -726,7 +695,7 @@ def _send_celery(spec: JobSpec, pk: int) -> None:
         raise QueueUnavailable(str(exc)) from exc
 
 
-def _backoff(attempt: int) -> float:
+def retry_backoff(attempt: int) -> float:
     base = float(settings.JOB_RETRY_BACKOFF)
     return min(30.0, base * (2**attempt)) * (0.5 + random.random())
 
@@ -760,7 +729,7 @@ def run_celery_job(task: Any, kind: str, pk: int) -> dict[str, object]:
         outcome = run_job(kind, pk, owner=owner, retry_transient=True)
     except TRANSIENT as exc:
         raise task.retry(
-            exc=exc, countdown=_backoff(task.request.retries), max_retries=None
+            exc=exc, countdown=retry_backoff(task.request.retries), max_retries=None
         ) from exc
     return {"kind": kind, "id": pk, "outcome": outcome}
 

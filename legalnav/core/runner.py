@@ -21,12 +21,12 @@ from django.utils import timezone
 from legalnav.core.jobs import (
     SPECS,
     TRANSIENT,
-    _backoff,
-    _fail_if_held,
-    _readable,
-    _TimeLimit,
+    WorkerTimeLimit,
+    fail_if_held,
+    failure_reason,
     jobs_sweep,
     new_owner,
+    retry_backoff,
     run_job,
     time_limits,
 )
@@ -114,7 +114,7 @@ class LocalRunner:
                 close_old_connections()
                 run_job(kind, pk, owner=owner, retry_transient=True)
             except TRANSIENT:
-                delay = _backoff(attempt)
+                delay = retry_backoff(attempt)
                 logger.info("%s %s: transient error, retrying in %.1f s", kind, pk, delay)
                 timer = threading.Timer(delay, self._requeue, args=(kind, pk, owner, attempt + 1))
                 timer.daemon = True
@@ -140,8 +140,8 @@ class LocalRunner:
             if now - started <= time_limits(kind)["soft_time_limit"]:
                 continue
             spec = SPECS[kind]
-            code, message = _readable(spec, _TimeLimit())
-            _fail_if_held(spec, pk, owner, code, message)
+            code, message = failure_reason(spec, WorkerTimeLimit())
+            fail_if_held(spec, pk, owner, code, message)
             with self._lock:
                 if self._current.get(kind, (0, "", 0, -1))[3] != generation:
                     continue

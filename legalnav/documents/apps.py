@@ -9,6 +9,13 @@ class DocumentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # This app's jobs (see core/jobs.py).
+        from legalnav.core.jobs import register_job
+        from legalnav.documents.jobs import SPECS as JOBS
+
+        for spec in JOBS:
+            register_job(spec)
+
         # This app's audit verbs (see matters/audit.py).
         from legalnav.documents.verbs import Verb
         from legalnav.matters.audit import register_verbs

@@ -29,6 +29,7 @@ from django.utils import timezone
 from legalnav.core import jobs
 from legalnav.documents import navindex, signals
 from legalnav.documents.case_cards import case_card_build
+from legalnav.documents.jobs import DOCUMENT as DOCUMENT_JOB
 from legalnav.documents.llm_enrich import document_llm_enrich
 from legalnav.documents.models import (
     NODE_FLAG_COLUMNS,
@@ -224,7 +225,7 @@ class IndexOutcome:
     message: str = ""
 
 
-DOCUMENT = jobs.SPECS["document"]
+DOCUMENT = DOCUMENT_JOB
 
 
 def document_index(*, document_id: int, owner: str | None = None) -> IndexOutcome:

@@ -41,7 +41,7 @@ def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -
     # A document nobody is working on is restarted now (the sweeper, for this row); one that
     # still has nobody afterwards (its attempts spent, or the queue down) says so, and the page
     # stops polling for it instead of showing a progress bar that never moves.
-    spec = jobs.SPECS["document"]
+    spec = jobs.spec_for("document")
     for doc in documents:
         if doc.status in _BUSY and jobs.is_stale(spec, doc):
             jobs.job_poll_check("document", doc)

@@ -10,6 +10,13 @@ class EvaluationConfig(AppConfig):
     verbose_name = "Evaluation"
 
     def ready(self) -> None:
+        # This app's jobs (see core/jobs.py).
+        from legalnav.core.jobs import register_job
+        from legalnav.evaluation.jobs import SPECS as JOBS
+
+        for spec in JOBS:
+            register_job(spec)
+
         # This app's audit verbs (see matters/audit.py).
         from legalnav.evaluation.verbs import Verb
         from legalnav.matters.audit import register_verbs

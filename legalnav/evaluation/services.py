@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from legalnav.core import jobs
 from legalnav.evaluation import gold, splits
+from legalnav.evaluation.jobs import EVALUATION as EVALUATION_JOB
 from legalnav.evaluation.models import EvaluationItem, EvaluationRun, EvaluationVerdict
 from legalnav.evaluation.stats import PairedOutcome, clopper_pearson
 
@@ -291,7 +292,7 @@ def evaluation_run_execute(
     return progress
 
 
-EVALUATION = jobs.SPECS["evaluation"]
+EVALUATION = EVALUATION_JOB
 
 
 def evaluation_run_job(

@@ -45,7 +45,7 @@ def run_detail(request: HttpRequest, run_id: int) -> HttpResponse:
     run = selectors.run_get(user=request.user, run_id=run_id)
     only = "misses" if request.GET.get("only") == "misses" else ""
     context = _summary_context([run])
-    spec = jobs.SPECS["evaluation"]
+    spec = jobs.spec_for("evaluation")
     context.update(
         run=run,
         stale=jobs.is_stale(spec, run),

@@ -12,6 +12,13 @@ class ReviewConfig(AppConfig):
     verbose_name = "Review grid"
 
     def ready(self) -> None:
+        # This app's jobs (see core/jobs.py).
+        from legalnav.core.jobs import register_job
+        from legalnav.review.jobs import SPECS as JOBS
+
+        for spec in JOBS:
+            register_job(spec)
+
         # This app's audit verbs (see matters/audit.py).
         from legalnav.matters.audit import register_verbs
         from legalnav.review.verbs import Verb

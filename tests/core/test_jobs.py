@@ -25,8 +25,8 @@ from tests.conftest import MembershipFactory, demo_bytes, index_bioamber_pair
 
 pytestmark = pytest.mark.django_db
 
-DOC = jobs.SPECS["document"]
-QUESTION = jobs.SPECS["question"]
+DOC = jobs.spec_for("document")
+QUESTION = jobs.spec_for("question")
 CLAUSES = b"1. Term. This Agreement lasts one year.\n\n2. Fees. The Buyer pays $10,000.\n"
 
 
@@ -96,7 +96,7 @@ def test_an_exception_anywhere_in_indexing_fails_the_document_with_a_reason(matt
 def test_a_time_limit_says_so():
     from celery.exceptions import SoftTimeLimitExceeded
 
-    code, message = jobs._readable(DOC, SoftTimeLimitExceeded())
+    code, message = jobs.failure_reason(DOC, SoftTimeLimitExceeded())
     assert code == "timeout" and "time limit" in message
 
 
@@ -466,7 +466,7 @@ def test_evaluation_runs_are_cancelled_and_resumed_from_the_page(client, setting
     run.refresh_from_db()
     assert run.status == "cancelled"
     assert "Resume" in client.get(reverse("evaluation-run", args=[run.pk])).content.decode()
-    assert jobs.can_retry(jobs.SPECS["evaluation"], run)
+    assert jobs.can_retry(jobs.spec_for("evaluation"), run)
 
 
 def test_demo_text_indexes_under_the_lifecycle(matter):
@@ -576,7 +576,7 @@ def test_queued_evaluation_runs_and_fresh_rows_are_not_started_behind_anyones_ba
     report = jobs.jobs_sweep(kinds=("evaluation",))
     run.refresh_from_db()
     assert report.resent == 0 and run.status == "queued"
-    assert jobs.is_stale(jobs.SPECS["evaluation"], run)  # the page says so and offers Retry
+    assert jobs.is_stale(jobs.spec_for("evaluation"), run)  # the page says so and offers Retry
 
     fresh, _ = document_add(matter=matter, filename="a.txt", data=CLAUSES, enqueue=False)
     old, _ = document_add(matter=matter, filename="b.txt", data=CLAUSES + b"z", enqueue=False)
@@ -586,3 +586,21 @@ def test_queued_evaluation_runs_and_fresh_rows_are_not_started_behind_anyones_ba
     monkeypatch.setattr(local, "put", lambda kind, pk, **kw: put.append((kind, pk)))
     local.sweep_startup_queue()
     assert put == [("document", old.pk)]
+
+
+def test_apps_register_their_jobs_and_core_names_none_of_them():
+    """The lowest layer lists no app's jobs: each app registers its own in ready(), and a second,
+    different spec under a registered kind is refused."""
+    import dataclasses
+    import re
+    from pathlib import Path
+
+    source = Path(jobs.__file__).read_text(encoding="utf-8")
+    assert not re.search(r"legalnav\.(documents|answers|review|evaluation|api|mcp)\.", source)
+    assert set(jobs.SPECS) == {"document", "question", "grid", "grid_chunk", "evaluation"}
+    assert jobs.spec_for("grid").model == "review.Grid"
+    jobs.register_job(jobs.spec_for("grid"))  # the same spec again: nothing changes
+    with pytest.raises(ValueError, match="already registered"):
+        jobs.register_job(dataclasses.replace(jobs.spec_for("grid"), noun="Something else"))
+    with pytest.raises(ValueError, match="unknown job kind"):
+        jobs.spec_for("nothing")
