@@ -142,7 +142,7 @@ def question_retry(*, matter: Matter, user: object, query: Query, via: str) -> b
     return True
 
 
-def question_stop(*, matter: Matter, user: object, query: Query, via: str) -> bool:
+def question_cancel(*, matter: Matter, user: object, query: Query, via: str) -> bool:
     """Cancel a queued or running question: its asker may, and so may an editor or owner of
     the matter (a viewer cannot stop other people's questions). False when it had ended."""
     asker = query.asked_by_id is not None and query.asked_by_id == getattr(user, "pk", None)

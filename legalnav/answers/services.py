@@ -69,7 +69,7 @@ def query_retry(*, query: Query) -> bool:
 
 
 def query_cancel(*, query: Query, by: str = "") -> bool:
-    """Stop a queued or running question; False when it had already ended."""
+    """Cancel a queued or running question; False when it had already ended."""
     cancelled = jobs.job_cancel(QUESTION, query.pk, by=by)
     query.refresh_from_db()
     return cancelled

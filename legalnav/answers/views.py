@@ -202,10 +202,10 @@ def answer_retry(request: HtmxHttpRequest, matter_id: int, query_id: int) -> Htt
 @login_required
 @require_POST
 def answer_cancel(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
-    """Stop a queued, running or stalled question."""
+    """Cancel a queued, running or stalled question."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
     query = selectors.query_get(matter=matter, query_id=query_id)
-    actions.question_stop(matter=matter, user=request.user, query=query, via="page")
+    actions.question_cancel(matter=matter, user=request.user, query=query, via="page")
     return _job_response(request, matter, query)
 
 

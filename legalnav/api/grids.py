@@ -321,14 +321,14 @@ def cell_page(
 
 
 @writes
-def grid_resume(
+def grid_retry(
     *, user: object, matter_id: object, grid_id: object, via: str, refill: bool = False
 ) -> GridOut:
     """Resume a failed, cancelled or stalled grid (or refill its unreviewed cells); 409 when
     there is nothing to do."""
     matter, grid = _grid(user, matter_id, grid_id, Action.ASK)
     try:
-        done = actions.grid_resume(matter=matter, user=user, grid=grid, via=via, refill=refill)
+        done = actions.grid_retry(matter=matter, user=user, grid=grid, via=via, refill=refill)
     except actions.JobQueueDown:
         raise _queue_down() from None
     if not done:
@@ -338,7 +338,7 @@ def grid_resume(
 
 
 @writes
-def grid_stop(*, user: object, matter_id: object, grid_id: object, via: str) -> GridOut:
+def grid_cancel(*, user: object, matter_id: object, grid_id: object, via: str) -> GridOut:
     """Cancel a queued or running grid (its cells so far are kept); 409 when it has ended."""
     matter, grid = _grid(user, matter_id, grid_id, Action.ASK)
     if not actions.grid_cancel(matter=matter, user=user, grid=grid, via=via):

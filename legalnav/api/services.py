@@ -169,14 +169,14 @@ def _queue_down(message: str = QueueUnavailable.message) -> ApiError:
 
 
 @writes
-def document_requeue(
+def document_retry(
     *, user: object, document_id: object, force: bool, via: str
 ) -> schemas.ReindexOut:
     """Queue the document for indexing again: a retry (failed, cancelled or stalled), or a
     rebuild of an indexed one (``force``)."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
     try:
-        queued = document_actions.document_requeue(document=doc, user=user, force=force, via=via)
+        queued = document_actions.document_retry(document=doc, user=user, force=force, via=via)
     except QueueUnavailable:
         raise _queue_down() from None
     doc.refresh_from_db()
@@ -184,10 +184,10 @@ def document_requeue(
 
 
 @writes
-def document_stop(*, user: object, document_id: object, via: str) -> schemas.DocumentOut:
+def document_cancel(*, user: object, document_id: object, via: str) -> schemas.DocumentOut:
     """Cancel indexing; 409 when the document is not being indexed."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
-    if not document_actions.document_stop(document=doc, user=user, via=via):
+    if not document_actions.document_cancel(document=doc, user=user, via=via):
         raise ApiError(409, "not_running", f"{doc.key} is {doc.status}: nothing to cancel.")
     doc.refresh_from_db()
     return document_out(doc)
@@ -260,12 +260,12 @@ def question_retry(
 
 
 @writes
-def question_stop(
+def question_cancel(
     *, user: object, matter_id: object, query_id: object, via: str
 ) -> schemas.QueryOut:
     """Cancel a queued or running question; 409 when it has already ended."""
     matter, query = _question(user, matter_id, query_id, Action.ASK)
-    if not actions.question_stop(matter=matter, user=user, query=query, via=via):
+    if not actions.question_cancel(matter=matter, user=user, query=query, via=via):
         raise ApiError(409, "not_running", f"Q{query.pk} is {query.status}: nothing to cancel.")
     query.refresh_from_db()
     return query_out(query)
@@ -318,8 +318,8 @@ def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.Evalu
 
 
 @writes
-def evaluation_stop(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
-    """Stop a queued or running run (what it finished is kept); 409 when it has ended."""
+def evaluation_cancel(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
+    """Cancel a queued or running run (what it finished is kept); 409 when it has ended."""
     from legalnav.evaluation import actions as evaluation_actions
 
     run = _run(user, run_id)

@@ -257,7 +257,7 @@ def documents_reindex(
     request: ApiRequest, document_id: PathId, body: schemas.ReindexBody | None = None
 ) -> Status[schemas.ReindexOut]:
     force = body is not None and body.force
-    result = services.document_requeue(
+    result = services.document_retry(
         user=request.auth, document_id=document_id, force=force, via=VIA
     )
     return Status(202, result)
@@ -282,13 +282,13 @@ def documents_link(
 
 @api.post(
     "/v1/documents/{document_id}/cancel",
-    summary="Stop indexing a document (queued, indexing or stalled)",
+    summary="Cancel indexing a document (queued, indexing or stalled)",
     description="A document indexed before keeps the clauses of its last completed run.",
     tags=["documents"],
     response={200: schemas.DocumentOut, (401, 403, 404, 409): Err},
 )
 def documents_cancel(request: ApiRequest, document_id: PathId) -> schemas.DocumentOut:
-    return services.document_stop(user=request.auth, document_id=document_id, via=VIA)
+    return services.document_cancel(user=request.auth, document_id=document_id, via=VIA)
 
 
 @api.get(
@@ -404,12 +404,12 @@ def queries_retry(
 
 @api.post(
     "/v1/matters/{matter_id}/queries/{query_id}/cancel",
-    summary="Stop a queued or running question",
+    summary="Cancel a queued or running question",
     tags=["questions"],
     response={200: schemas.QueryOut, (401, 403, 404, 409): Err},
 )
 def queries_cancel(request: ApiRequest, matter_id: PathId, query_id: PathId) -> schemas.QueryOut:
-    return services.question_stop(
+    return services.question_cancel(
         user=request.auth, matter_id=matter_id, query_id=query_id, via=VIA
     )
 
@@ -475,18 +475,18 @@ def grids_cells(
     response={202: grids.GridOut, (401, 403, 404, 409, 503): Err},
 )
 def grids_retry(request: ApiRequest, matter_id: PathId, grid_id: PathId) -> Status[grids.GridOut]:
-    result = grids.grid_resume(user=request.auth, matter_id=matter_id, grid_id=grid_id, via=VIA)
+    result = grids.grid_retry(user=request.auth, matter_id=matter_id, grid_id=grid_id, via=VIA)
     return Status(202, result)
 
 
 @api.post(
     "/v1/matters/{matter_id}/grids/{grid_id}/cancel",
-    summary="Stop a queued or running grid (the cells filled so far are kept)",
+    summary="Cancel a queued or running grid (the cells filled so far are kept)",
     tags=["grids"],
     response={200: grids.GridOut, (401, 403, 404, 409): Err},
 )
 def grids_cancel(request: ApiRequest, matter_id: PathId, grid_id: PathId) -> grids.GridOut:
-    return grids.grid_stop(user=request.auth, matter_id=matter_id, grid_id=grid_id, via=VIA)
+    return grids.grid_cancel(user=request.auth, matter_id=matter_id, grid_id=grid_id, via=VIA)
 
 
 # --- playbooks -------------------------------------------------------------------------------
@@ -604,12 +604,12 @@ def evaluation_retry(request: ApiRequest, run_id: PathId) -> Status[schemas.Eval
 
 @api.post(
     "/v1/evaluation/runs/{run_id}/cancel",
-    summary="Stop a queued or running evaluation run (what it finished is kept)",
+    summary="Cancel a queued or running evaluation run (what it finished is kept)",
     tags=["evaluation"],
     response={200: schemas.EvaluationRunOut, (401, 404, 409): Err},
 )
 def evaluation_cancel(request: ApiRequest, run_id: PathId) -> schemas.EvaluationRunOut:
-    return services.evaluation_stop(user=request.auth, run_id=run_id, via=VIA)
+    return services.evaluation_cancel(user=request.auth, run_id=run_id, via=VIA)
 
 
 @api.get(

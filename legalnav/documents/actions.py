@@ -1,4 +1,5 @@
-"""What the reviewer's desk does to documents: upload, retry or re-index, edit details, delete.
+"""What the reviewer's desk does to documents: upload, retry or re-index, cancel, edit details,
+delete.
 
 Each wraps one document service and writes the audit row it owes in the same transaction, so the
 trail records exactly the changes that happened. Upload takes several files and treats each on
@@ -19,6 +20,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
 from legalnav.core.jobs import QueueUnavailable
+from legalnav.documents import services
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS, ExtractionError
 from legalnav.documents.parsing.extract.archive import (
@@ -33,7 +35,6 @@ from legalnav.documents.services import (
     IndexOutcome,
     _human,
     document_add,
-    document_cancel,
     document_delete,
     document_enqueue_index,
     document_index,
@@ -54,10 +55,10 @@ __all__ = [
     "IndexOutcome",
     "UploadOutcome",
     "archive_limits",
+    "document_cancel",
     "document_link_review",
     "document_remove",
-    "document_requeue",
-    "document_stop",
+    "document_retry",
     "document_update_details",
     "document_upload",
     "document_upload_archive",
@@ -236,9 +237,9 @@ def _queue_down(document: Document, user: object, via: str) -> None:
     )
 
 
-def document_requeue(*, document: Document, user: object, force: bool, via: str = "page") -> bool:
-    """Retry a failed, cancelled or stalled document, or rebuild an indexed one (``force``).
-    False when a worker is indexing it right now. Raises ``QueueUnavailable`` (audited; the
+def document_retry(*, document: Document, user: object, force: bool, via: str = "page") -> bool:
+    """Retry a failed, cancelled or stalled document, or rebuild an indexed one (``force``: the
+    page's Re-index and the admin's rebuild are this retry of a finished job). False when a worker is indexing it right now. Raises ``QueueUnavailable`` (audited; the
     document is then failed with that reason) when the task queue is down."""
     require_open(document.matter)
     status_before = document.status
@@ -265,10 +266,10 @@ def document_requeue(*, document: Document, user: object, force: bool, via: str 
     return queued
 
 
-def document_stop(*, document: Document, user: object, via: str = "page") -> bool:
+def document_cancel(*, document: Document, user: object, via: str = "page") -> bool:
     """Cancel a queued, indexing or stalled document. False when it had already ended."""
     name = getattr(user, "get_username", lambda: "")()
-    if not document_cancel(document=document, by=name):
+    if not services.document_cancel(document=document, by=name):
         return False
     audit_record(
         matter=document.matter,

@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 
 from legalnav.core.adminkit import ReadOnlyAdmin
 from legalnav.core.jobs import QueueUnavailable
-from legalnav.documents.actions import document_remove, document_requeue, document_update_details
+from legalnav.documents.actions import document_remove, document_retry, document_update_details
 from legalnav.documents.models import NODE_FLAG_COLUMNS, CrossReference, DefinedTerm, Document, Node
 from legalnav.matters.access import visible_matters
 
@@ -91,11 +91,11 @@ class DocumentAdmin(admin.ModelAdmin):
         url = reverse("admin:documents_node_changelist") + f"?document__id__exact={obj.pk}"
         return format_html('<a href="{}">Browse {} clauses</a>', url, obj.node_count)
 
-    def _requeue(self, request: HttpRequest, queryset: QuerySet[Document], force: bool) -> None:
+    def _retry(self, request: HttpRequest, queryset: QuerySet[Document], force: bool) -> None:
         queued = busy = 0
         for doc in queryset:
             try:
-                if document_requeue(document=doc, user=request.user, force=force, via=VIA):
+                if document_retry(document=doc, user=request.user, force=force, via=VIA):
                     queued += 1
                 else:
                     busy += 1
@@ -109,11 +109,11 @@ class DocumentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Re-index (retries failed documents; skips unchanged files)")
     def reindex(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
-        self._requeue(request, queryset, force=False)
+        self._retry(request, queryset, force=False)
 
     @admin.action(description="Rebuild the index even if unchanged")
     def force_reindex(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
-        self._requeue(request, queryset, force=True)
+        self._retry(request, queryset, force=True)
 
 
 class ChildInline(admin.TabularInline):

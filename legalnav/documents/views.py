@@ -189,7 +189,7 @@ def document_reindex(request: HtmxHttpRequest, document_id: int) -> HttpResponse
     )
     retry = document.status != Document.Status.INDEXED
     try:
-        queued = actions.document_requeue(document=document, user=request.user, force=not retry)
+        queued = actions.document_retry(document=document, user=request.user, force=not retry)
     except QueueUnavailable:
         messages.error(request, f"{document.key}: {QueueUnavailable.message}")
         return _queue_down(request, document.matter)
@@ -236,18 +236,18 @@ def document_link(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def document_cancel(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
-    """Stop indexing a document (a queued, running or stalled job)."""
+    """Cancel indexing a document (a queued, running or stalled job)."""
     document = selectors.document_for(
         user=request.user, document_id=document_id, action=Action.EDIT
     )
-    if actions.document_stop(document=document, user=request.user):
+    if actions.document_cancel(document=document, user=request.user):
         document.refresh_from_db()
         kept = (
             " Its clauses from the last completed run are kept."
             if document.status == "indexed"
             else ""
         )
-        messages.success(request, f"Stopped indexing {document.key} “{document.title}”.{kept}")
+        messages.success(request, f"Cancelled indexing {document.key} “{document.title}”.{kept}")
     else:
         messages.info(request, f"{document.key} was not being indexed.")
     return redirect("matter-detail", matter_id=document.matter_id)

@@ -134,7 +134,7 @@ def evaluation_retry(
 
 
 def evaluation_cancel(*, run: EvaluationRun, user: object | None, via: str) -> bool:
-    """Stop a queued or running run; what it finished is kept. False when it had ended."""
+    """Cancel a queued or running run; what it finished is kept. False when it had ended."""
     _may_act(user, run, via)
     with transaction.atomic():
         before = run.status

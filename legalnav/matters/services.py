@@ -170,7 +170,7 @@ def _actor_id(user: object | None) -> int | None:
 
 def matter_close(*, matter: Matter, user: object | None) -> Matter:
     """Close an open matter: read-only from now on. Refused while work is still queued or running
-    in it (stop it or let it finish first), so that nothing writes into a closed matter."""
+    in it (cancel it or let it finish first), so that nothing writes into a closed matter."""
     with transaction.atomic():
         _locked(matter)
         if matter.status != Matter.Status.OPEN:
@@ -179,7 +179,7 @@ def matter_close(*, matter: Matter, user: object | None) -> Matter:
         if busy:
             raise MatterLifeError(
                 "Work is still queued or running in this matter (" + "; ".join(busy) + "). "
-                "Stop it or let it finish, then close the matter."
+                "Cancel it or let it finish, then close the matter."
             )
         matter.status = Matter.Status.CLOSED
         matter.closed_at = timezone.now()

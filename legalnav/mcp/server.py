@@ -499,7 +499,7 @@ def _job_tools(server: MCPServer, call: Caller) -> None:
         job_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
         matter_id: Annotated[int | None, Field(ge=1, le=2**63 - 1)] = None,
     ) -> dict[str, Any]:
-        """Stop a queued, running or stalled job (kinds as for retry_job). A document that was
+        """Cancel a queued, running or stalled job (kinds as for retry_job). A document that was
         indexed before keeps the clauses of its last completed run."""
         return call(ctx, lambda user: _job_action(CANCEL, kind, user, job_id, matter_id))
 
@@ -551,7 +551,7 @@ def _resources(server: MCPServer, call: Caller) -> None:
 
 # What retry_job and cancel_job do for each kind of job: the same services as the API's.
 RETRY: dict[str, Callable[[object, int, int | None], Any]] = {
-    "document": lambda user, job_id, _: services.document_requeue(
+    "document": lambda user, job_id, _: services.document_retry(
         user=user, document_id=job_id, force=False, via=VIA
     ),
     "question": lambda user, job_id, matter_id: services.question_retry(
@@ -560,21 +560,21 @@ RETRY: dict[str, Callable[[object, int, int | None], Any]] = {
     "evaluation": lambda user, job_id, _: services.evaluation_retry(
         user=user, run_id=job_id, via=VIA
     ),
-    "grid": lambda user, job_id, matter_id: grids.grid_resume(
+    "grid": lambda user, job_id, matter_id: grids.grid_retry(
         user=user, matter_id=_need_matter(matter_id, "grid"), grid_id=job_id, via=VIA
     ),
 }
 CANCEL: dict[str, Callable[[object, int, int | None], Any]] = {
-    "document": lambda user, job_id, _: services.document_stop(
+    "document": lambda user, job_id, _: services.document_cancel(
         user=user, document_id=job_id, via=VIA
     ),
-    "question": lambda user, job_id, matter_id: services.question_stop(
+    "question": lambda user, job_id, matter_id: services.question_cancel(
         user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
     ),
-    "evaluation": lambda user, job_id, _: services.evaluation_stop(
+    "evaluation": lambda user, job_id, _: services.evaluation_cancel(
         user=user, run_id=job_id, via=VIA
     ),
-    "grid": lambda user, job_id, matter_id: grids.grid_stop(
+    "grid": lambda user, job_id, matter_id: grids.grid_cancel(
         user=user, matter_id=_need_matter(matter_id, "grid"), grid_id=job_id, via=VIA
     ),
 }

@@ -142,7 +142,7 @@ def grid_create(
 
 
 def grid_cancel(*, matter: Matter, user: object, grid: Grid, via: str) -> bool:
-    """Stop a queued or running grid (its cells so far are kept): its creator may, and so may an
+    """Cancel a queued or running grid (its cells so far are kept): its creator may, and so may an
     editor or owner. False when it had ended."""
     role = require(user=user, matter=matter, action=Action.ASK)
     _same_matter(matter, grid)
@@ -163,9 +163,7 @@ def grid_cancel(*, matter: Matter, user: object, grid: Grid, via: str) -> bool:
     return True
 
 
-def grid_resume(
-    *, matter: Matter, user: object, grid: Grid, via: str, refill: bool = False
-) -> bool:
+def grid_retry(*, matter: Matter, user: object, grid: Grid, via: str, refill: bool = False) -> bool:
     """Resume a failed, cancelled or stalled grid (only missing cells are filled), or with
     ``refill`` fill every unreviewed cell afresh (also a finished grid). Reviewed cells are kept
     either way. False when there is nothing to do."""
@@ -174,7 +172,7 @@ def grid_resume(
     status_before = grid.status
     try:
         with transaction.atomic():
-            if not services.grid_requeue(grid=grid, refill=refill):
+            if not services.grid_retry(grid=grid, refill=refill):
                 return False
             audit_record(
                 matter=matter,
@@ -406,7 +404,7 @@ def playbook_apply(
             )
             if fill:
                 if grid.status in (Grid.Status.DONE, Grid.Status.FAILED, Grid.Status.CANCELLED):
-                    services.grid_requeue(grid=grid)
+                    services.grid_retry(grid=grid)
                 else:
                     jobs.enqueue_on_commit("grid", grid.pk)
     except QueueUnavailable:

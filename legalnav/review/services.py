@@ -6,7 +6,7 @@ lease and fills a document at a time: the slow part (retrieval and the filler, `
 outside any transaction; then a short transaction, under ``select_for_update`` of the grid row
 while this worker still holds it, writes that document's cells. A cell that exists is never
 written again, so a resumed run fills only what is missing and a reviewed cell survives every
-run (``grid_requeue(refill=True)`` clears the unreviewed cells first).
+run (``grid_retry(refill=True)`` clears the unreviewed cells first).
 """
 
 from __future__ import annotations
@@ -732,7 +732,7 @@ def grid_fill(*, grid_id: int, owner: str | None = None) -> Grid | None:
     return Grid.objects.filter(pk=grid_id).first()
 
 
-def grid_requeue(*, grid: Grid, refill: bool = False) -> bool:
+def grid_retry(*, grid: Grid, refill: bool = False) -> bool:
     """Send the grid to be filled again: a failed, cancelled or stalled one resumes (only the
     missing cells are filled); ``refill`` also clears the cells nobody has reviewed, so that they
     are filled afresh (a done grid can be refilled so). Reviewed cells are always kept. False

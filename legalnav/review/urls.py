@@ -14,7 +14,7 @@ urlpatterns = [
     path("matters/<int:matter_id>/grids/columns/", views.saved_column_add, name="grid-column-add"),
     path(G, views.grid_detail, name="grid-detail"),
     path(G + "cancel/", views.grid_cancel, name="grid-cancel"),
-    path(G + "resume/", views.grid_resume, name="grid-resume"),
+    path(G + "resume/", views.grid_retry, name="grid-retry"),
     path(G + "cells/<int:cell_id>/", views.cell_detail, name="grid-cell"),
     path(G + "cells/<int:cell_id>/review/", views.cell_review, name="grid-cell-review"),
     path(

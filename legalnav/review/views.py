@@ -202,12 +202,12 @@ def grid_cancel(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpR
 
 @login_required
 @require_POST
-def grid_resume(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpResponse:
+def grid_retry(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpResponse:
     """Resume (fill what is missing) or, with ``refill``, fill every unreviewed cell again."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
     grid = selectors.grid_get(matter=matter, grid_id=grid_id)
     try:
-        actions.grid_resume(
+        actions.grid_retry(
             matter=matter,
             user=request.user,
             grid=grid,

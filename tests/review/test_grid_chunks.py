@@ -103,7 +103,7 @@ def test_cancel_stops_every_chunk_and_resume_plans_afresh(matter, owner, pair):
     # A chunk sent before the cancel and taken after it writes nothing.
     assert services.grid_chunk_job(second.pk, "worker-c") in ("final", "cancelled")
     assert Cell.objects.filter(grid=grid).count() == 2
-    assert actions.grid_resume(matter=matter, user=owner, grid=grid, via="page")
+    assert actions.grid_retry(matter=matter, user=owner, grid=grid, via="page")
     assert not GridChunk.objects.filter(grid=grid).exists()  # ended chunks go; a fresh plan
     services.grid_fill_job(grid.pk, "coordinator-2")  # plans; chunks wait for on_commit
     for chunk in GridChunk.objects.filter(grid=grid):

@@ -126,7 +126,7 @@ def test_an_api_outage_fails_the_grid_with_a_reason_and_resume_goes_on(
     assert not Cell.objects.filter(grid=grid).exists()
     # The API is back: Resume fills the grid; a reply that cannot be read keeps offline cells.
     replay.queue(message("I am not able to help with that.", input_tokens=2000, output_tokens=9))
-    assert actions.grid_resume(matter=matter, user=owner, grid=failed, via="page")
+    assert actions.grid_retry(matter=matter, user=owner, grid=failed, via="page")
     done = services.grid_fill(grid_id=grid.pk)
     assert done.status == Grid.Status.DONE and done.cells_done == 2
     for cell in Cell.objects.filter(grid=grid):

@@ -198,11 +198,11 @@ def test_a_refill_counts_the_cells_it_cleared_and_those_it_wrote(
     cell = Cell.objects.filter(grid=grid).first()
     actions.cell_review(matter=matter, user=owner, cell=cell, status="confirmed", via="page")
     # Refill asked for, not yet run: the unreviewed cells are gone, the reviewed one counted.
-    assert actions.grid_resume(matter=matter, user=owner, grid=grid, via="page", refill=True)
+    assert actions.grid_retry(matter=matter, user=owner, grid=grid, via="page", refill=True)
     assert kept(grid) == fresh(grid) and kept(grid)["filled"] == kept(grid)["reviewed"] == 1
     Grid.objects.filter(pk=grid.pk).update(status=Grid.Status.DONE)  # (to resume it again)
     with django_capture_on_commit_callbacks(execute=True):
-        assert actions.grid_resume(matter=matter, user=owner, grid=grid, via="page", refill=True)
+        assert actions.grid_retry(matter=matter, user=owner, grid=grid, via="page", refill=True)
     grid.refresh_from_db()
     assert grid.status == Grid.Status.DONE
     assert kept(grid) == fresh(grid)

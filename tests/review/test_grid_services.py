@@ -102,7 +102,7 @@ def test_a_reviewed_cell_survives_a_refill(matter, owner, pair, django_capture_o
     # The unreviewed cell is tampered with, so that a refill visibly replaces it.
     Cell.objects.filter(pk=other.pk).update(value="tampered")
     with django_capture_on_commit_callbacks(execute=True):
-        assert actions.grid_resume(matter=matter, user=owner, grid=grid, via="api", refill=True)
+        assert actions.grid_retry(matter=matter, user=owner, grid=grid, via="api", refill=True)
     grid.refresh_from_db()
     assert grid.status == Grid.Status.DONE and grid.cells_done == 4
     kept = Cell.objects.get(pk=cell.pk)
@@ -113,7 +113,7 @@ def test_a_reviewed_cell_survives_a_refill(matter, owner, pair, django_capture_o
     assert AuditEvent.objects.filter(action=ReviewVerb.CELL_REVIEWED).count() == 1
     assert AuditEvent.objects.filter(action=AuditEvent.Action.RETRIED).get().detail["refill"]
     # A done grid is not resumed (nothing missing) without a refill.
-    assert not actions.grid_resume(matter=matter, user=owner, grid=grid, via="page")
+    assert not actions.grid_retry(matter=matter, user=owner, grid=grid, via="page")
 
 
 @pytest.mark.django_db
@@ -151,7 +151,7 @@ def test_cancel_then_resume_fills_only_the_missing_cells(matter, owner, pair):
     first_ids = set(Cell.objects.filter(grid=grid).values_list("pk", flat=True))
     assert not actions.grid_cancel(matter=matter, user=owner, grid=grid, via="page")
 
-    assert actions.grid_resume(matter=matter, user=owner, grid=grid, via="page")
+    assert actions.grid_retry(matter=matter, user=owner, grid=grid, via="page")
     grid.refresh_from_db()
     assert grid.status == Grid.Status.QUEUED
     services.grid_fill_job(grid.pk, "another-worker")
@@ -175,7 +175,7 @@ def test_non_members_and_weak_roles_are_refused(matter, owner, pair):
     with pytest.raises(PermissionDenied):  # not the creator, not an editor
         actions.grid_cancel(matter=matter, user=viewer, grid=grid, via="page")
     with pytest.raises(Http404):
-        actions.grid_resume(matter=matter, user=stranger, grid=grid, via="page")
+        actions.grid_retry(matter=matter, user=stranger, grid=grid, via="page")
     # A grid of another matter does not exist in this one.
     other = MembershipFactory(user=owner).matter
     with pytest.raises(Http404):

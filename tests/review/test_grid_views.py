@@ -61,7 +61,7 @@ def urls(grid: Grid) -> dict[str, tuple[str, str]]:
         "cell": ("get", reverse("grid-cell", args=[m, g, cell.pk])),
         "review": ("post", reverse("grid-cell-review", args=[m, g, cell.pk])),
         "cancel": ("post", reverse("grid-cancel", args=[m, g])),
-        "resume": ("post", reverse("grid-resume", args=[m, g])),
+        "resume": ("post", reverse("grid-retry", args=[m, g])),
         "csv": ("post", reverse("grid-export", args=[m, g, "csv"])),
         "xlsx": ("post", reverse("grid-export", args=[m, g, "xlsx"])),
         "pdf": ("post", reverse("grid-export", args=[m, g, "pdf"])),

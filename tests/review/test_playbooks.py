@@ -340,7 +340,7 @@ def test_verdicts_follow_a_refill_an_undone_review_and_an_amendment_link_when_re
     # A refill writes new cells (same count): the verdicts point at them.
     before = verdicts(run)[("base", "Renewal Term")].cell_id
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.grid_requeue(grid=run.grid, refill=True)
+        assert services.grid_retry(grid=run.grid, refill=True)
     assert verdicts(run)[("base", "Renewal Term")].cell_id != before
     # The amendment unlinked: it is judged on its own row from then on.
     Document.objects.filter(pk=amendment.pk).update(amends=None)
