@@ -39,7 +39,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
 import train_topics  # noqa: E402
-from fit_yes_topics import CACHE, DEV, OOF, OUT, _f1  # noqa: E402
+from fit_yes_topics import CACHE, DEV, OOF, OUT, _f1, cuad_yes_no  # noqa: E402
 
 PENALTIES = (0.03, 0.1, 0.3, 1.0)
 MIN_YES = 5  # fewer "Yes" contracts than this among the 368: no model
@@ -75,19 +75,10 @@ def main() -> None:
     args = parser.parse_args()
     train_topics._setup()
 
-    from legalnav.evaluation import gold, splits
     from legalnav.review import docvote
-    from legalnav.review.columns import YES_NO_KEYS, compiled_cues, preset_column
+    from legalnav.review.columns import compiled_cues, preset_column
 
-    base = gold.data_dir() / "cuad"
-    rows = [json.loads(x) for x in (base / "spans.jsonl").open() if x.strip()]
-    names = sorted({r["doc"] for r in rows})
-    dev, train = splits.cuad_dev(names), splits.cuad_train(names)
-    answers = {(r["doc"], r["category"]): r["answer"] for r in rows}
-    cats = sorted(
-        k for k in YES_NO_KEYS if all(answers.get((n, k)) in ("Yes", "No") for n in names)
-    )
-    path = {n: str(base / "contracts" / n) for n in names}
+    _rows, names, dev, train, answers, cats, path = cuad_yes_no()
     docs = json.loads(CACHE.read_text())
     oof = json.loads(OOF.read_text())["scores"]
     dev_scores = json.loads(DEV.read_text())

@@ -44,6 +44,24 @@ def _f1(pairs: list[tuple[bool, bool]]) -> float:
     return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
+def cuad_yes_no():  # type: ignore[no-untyped-def]
+    """CUAD's rows, contract names, dev and train contracts, normalised answers by (contract,
+    category), the yes/no categories answered for every contract, and each contract's path."""
+    from legalnav.evaluation import gold, splits
+    from legalnav.review.columns import YES_NO_KEYS
+
+    base = gold.data_dir() / "cuad"
+    rows = [json.loads(x) for x in (base / "spans.jsonl").open() if x.strip()]
+    names = sorted({r["doc"] for r in rows})
+    dev, train = splits.cuad_dev(names), splits.cuad_train(names)
+    answers = {(r["doc"], r["category"]): r["answer"] for r in rows}
+    cats = sorted(
+        k for k in YES_NO_KEYS if all(answers.get((n, k)) in ("Yes", "No") for n in names)
+    )
+    path = {n: str(base / "contracts" / n) for n in names}
+    return rows, names, dev, train, answers, cats, path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--folds", type=int, default=5)
@@ -59,19 +77,9 @@ def main() -> None:
     args = parser.parse_args()
     train_topics._setup()
 
-    from legalnav.evaluation import gold, splits
     from legalnav.retrieval import topics
-    from legalnav.review.columns import YES_NO_KEYS
 
-    base = gold.data_dir() / "cuad"
-    rows = [json.loads(x) for x in (base / "spans.jsonl").open() if x.strip()]
-    names = sorted({r["doc"] for r in rows})
-    dev, train = splits.cuad_dev(names), splits.cuad_train(names)
-    answers = {(r["doc"], r["category"]): r["answer"] for r in rows}
-    cats = sorted(
-        k for k in YES_NO_KEYS if all(answers.get((n, k)) in ("Yes", "No") for n in names)
-    )
-    path = {n: str(base / "contracts" / n) for n in names}
+    rows, names, dev, train, answers, cats, path = cuad_yes_no()
     if CACHE.exists():
         docs = {k: [tuple(p) for p in v] for k, v in json.loads(CACHE.read_text()).items()}
     else:
