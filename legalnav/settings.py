@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "legalnav.evaluation",
     "legalnav.api",
     "legalnav.mcp",
+    "legalnav.bench",
 ]
 
 MIDDLEWARE = [

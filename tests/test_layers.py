@@ -1,5 +1,5 @@
 """The apps are layers (core < matters < llm < documents < retrieval < answers < evaluation < api <
-mcp < urls): a module imports only from its own app and the apps below it, inside functions too.
+mcp < bench < urls): a module imports only from its own app and the apps below it, inside functions too.
 The contract is in pyproject.toml ([tool.importlinter]); this runs it as ``make lint`` does."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from legalnav.documents.management.commands.bench_bombs import MIB, docx_bomb, pdf_of_pages
+from legalnav.bench.management.commands.bench_bombs import MIB, docx_bomb, pdf_of_pages
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.extract import ExtractionError, ExtractLimits, extract_text
 from legalnav.documents.services import document_add, document_index

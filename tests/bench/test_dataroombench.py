@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
 
-from legalnav.api import dataroombench, loadbench
+from legalnav.bench import dataroombench, loadbench
 from legalnav.documents.models import Document, DocumentCopy
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.evaluation.bench import BENCH_MODES, bench_run, format_bench
+from legalnav.bench.bench import BENCH_MODES, bench_run, format_bench
 from legalnav.evaluation.runner import check_mode
 
 

@@ -31,8 +31,8 @@ from typing import Any
 
 import httpx
 
-from legalnav.api.loadbench import PASSWORD, REPO, Stack, _pct, require_bench_stack, sign_in
-from legalnav.api.uploadbench import MemorySampler
+from legalnav.bench.loadbench import PASSWORD, REPO, Stack, _pct, require_bench_stack, sign_in
+from legalnav.bench.uploadbench import MemorySampler
 
 OPEN = ("queued", "running")
 

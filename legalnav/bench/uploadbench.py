@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 
-from legalnav.api.loadbench import OPEN, REPO, Stack
+from legalnav.bench.loadbench import OPEN, REPO, Stack
 from legalnav.evaluation import gold, scans
 
 SCANS = 20

@@ -5,7 +5,7 @@
 
 Character error rate, navembed recall@10 on the contracts' CUAD questions (scanned against text),
 pages per minute with one and two workers, and the OCR process's peak memory
-(see legalnav/evaluation/ocr_bench.py).
+(see legalnav/bench/ocr_bench.py).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
-        from legalnav.evaluation import ocr_bench
+        from legalnav.bench import ocr_bench
 
         why = missing()
         if why:

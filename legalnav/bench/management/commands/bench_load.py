@@ -5,7 +5,7 @@
     manage.py bench_load --dataroom        # a 532-file data room uploaded as one zip, both setups
 
 Prints requests served, p50/p95 page and API latency, questions and documents finished, and the
-two figures that must be 0: jobs stuck and jobs lost. See legalnav.api.loadbench.
+two figures that must be 0: jobs stuck and jobs lost. See legalnav.bench.loadbench.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.api import loadbench
+from legalnav.bench import loadbench
 
 
 class Command(BaseCommand):
@@ -42,7 +42,7 @@ class Command(BaseCommand):
             "--dataroom",
             action="store_true",
             help="instead: upload the CUAD + EDGAR data room as one zip and time it until every "
-            "document has ended (legalnav.api.uploadbench; --settle bounds the wait)",
+            "document has ended (legalnav.bench.uploadbench; --settle bounds the wait)",
         )
         parser.add_argument("--prepare", type=int, default=0, help=argparse_hidden())
 
@@ -83,7 +83,7 @@ class Command(BaseCommand):
             raise CommandError("jobs were stuck or lost (both must be 0)")
 
     def _dataroom(self, setups: list[str], opts: dict[str, Any]) -> None:
-        from legalnav.api import uploadbench
+        from legalnav.bench import uploadbench
 
         results = []
         for setup in setups:

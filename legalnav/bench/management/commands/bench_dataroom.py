@@ -1,5 +1,5 @@
 """manage.py bench_dataroom: a review grid over a whole data room, on each setup (see
-legalnav/api/dataroombench.py)."""
+legalnav/bench/dataroombench.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.api import dataroombench
-from legalnav.api.management.commands.bench_load import _services, argparse_hidden
+from legalnav.bench import dataroombench
+from legalnav.bench.management.commands.bench_load import _services, argparse_hidden
 
 
 class Command(BaseCommand):
