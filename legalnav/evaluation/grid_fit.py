@@ -3,7 +3,7 @@ reads, with cross-validation by contract.
 
 ``scripts/eval_extract.py --fit`` calls ``main``. Per fold (contracts dealt round robin):
 
-1. the unit and cell models are fitted on the other folds' contracts (review/fitting.py);
+1. the unit and cell models are fitted on the other folds' contracts (fitting.py);
 2. every contract is filled with those constants by the real filler (fill.fill_document), every
    cell kept whatever its confidence;
 3. per preset column, from the other folds' cells only: for a typed column (dates, parties,
@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from legalnav.evaluation import fitting
 from legalnav.evaluation.values import (
     NOT_FOUND,
     ValueJudged,
@@ -39,7 +40,7 @@ from legalnav.evaluation.values import (
     judge_value,
     value_figures,
 )
-from legalnav.review import fill, fitting
+from legalnav.review import fill
 from legalnav.review.columns import CUAD_COLUMNS, TYPED_KEYS, YES_NO_KEYS, column_from_request
 from legalnav.review.scoring import Judged, aupr, overlaps
 

@@ -1,6 +1,6 @@
 """Fitted constants of the offline cell filler (fill.py). Generated: do not edit by hand.
 
-Written by ``scripts/eval_extract.py --fit --write`` (legalnav/review/fitting.py): logistic
+Written by ``scripts/eval_extract.py --fit --write`` (legalnav/evaluation/fitting.py): logistic
 models fitted on the 40 CUAD dev contracts (every tenth contract in name order) x the
 41 preset columns, with L2 penalty 3.0 on standardised features (cue patterns on their
 own scale). Held-out figures, by

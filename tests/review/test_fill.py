@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from legalnav.evaluation.fitting import logistic
 from legalnav.review import calibration, fill
 from legalnav.review.columns import CUAD_COLUMNS
-from legalnav.review.fitting import logistic
 
 
 def test_calibration_matches_the_features_and_the_columns():

@@ -266,7 +266,8 @@ def main(
         print("\n" + source)
 
 
-CALIBRATION = Path(__file__).resolve().parent / "calibration.py"
+# The module this fit writes stays with the filler that reads it, in review/.
+CALIBRATION = Path(__file__).resolve().parents[1] / "review" / "calibration.py"
 
 
 def calibration_source(w_unit, w_cell, threshold, prior, names, folds, summary) -> str:  # type: ignore[no-untyped-def]
@@ -274,7 +275,7 @@ def calibration_source(w_unit, w_cell, threshold, prior, names, folds, summary) 
     lines = [
         '"""Fitted constants of the offline cell filler (fill.py). Generated: do not edit by hand.',
         "",
-        "Written by ``scripts/eval_extract.py --fit --write`` (legalnav/review/fitting.py): logistic",
+        "Written by ``scripts/eval_extract.py --fit --write`` (legalnav/evaluation/fitting.py): logistic",
         f"models fitted on the {len(names)} CUAD dev contracts (every tenth contract in name order) x the",
         f"41 preset columns, with L2 penalty {UNIT_L2} on standardised features (cue patterns on their",
         "own scale). Held-out figures, by",
