@@ -68,7 +68,11 @@ def test_facts_without_a_side_are_asked_back_then_researched_for_the_side_chosen
     adverse = panel.locator(".evidence-col.ev-adverse")
     expect(supporting.locator(".ev-row").first).to_contain_text("supports the accused")
     expect(adverse.locator(".ev-row").first).to_contain_text("adverse to the accused")
-    expect(adverse.locator(".ev-row").first).to_contain_text("stance from outcome")
+    # The stance rests on the court's holding on the issue, quoted verbatim above the reason.
+    expect(adverse.locator(".ev-row").first).to_contain_text("stance from holding")
+    expect(adverse.locator(".ev-row").first.locator("blockquote")).to_contain_text(
+        "dying declaration"
+    )
 
     cost = page.locator("body")
     expect(cost).to_contain_text("Inject cannot answer here at all")

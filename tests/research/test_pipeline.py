@@ -151,7 +151,19 @@ def test_the_side_decides_the_buckets_and_an_unread_side_is_asked_for(research_m
     ev = ResearchEvidence.objects.filter(run=run).select_related("document")
     buckets = {e.document.original_filename[:-4]: (e.bucket, e.reason) for e in ev}
     assert buckets["C1932"][0] == "adverse"  # Varikuppal Srinivas: conviction upheld
-    assert buckets["C1932"][1].endswith("adverse to an accused appellant")
+    assert "adverse to an accused appellant" in buckets["C1932"][1]
+    # Each decided judgment is quoted by its holding on the issue, verbatim, and the passage
+    # that holds it is among its evidence.
+    decided = ev.filter(bucket__in=["supporting", "adverse"])
+    for e in decided:
+        assert e.stance_source == "holding" and e.quote, e.reason
+        assert " ".join(e.quote.split()) in " ".join(e.document.text.split())
+    for doc in {e.document for e in decided}:
+        passages = [
+            " ".join(doc.text[e.start : e.end].split()) for e in decided if e.document == doc
+        ]
+        quote = " ".join(decided.filter(document=doc).first().quote.split())
+        assert any(quote in p for p in passages), doc.original_filename
     assert buckets["C1252"][0] == "supporting"  # Gopal: the accused's appeal allowed
 
     # Issue 17's second: facts, then "Can the conviction stand?", with no side: asked back.

@@ -281,16 +281,19 @@ def outcome_piece(m: MatterView, doc: int) -> Piece | None:
     card = m.cards.get(doc)
     if card is None or not card.outcome_text:
         return None
-    text = m.documents[doc].text
-    at = text.rfind(card.outcome_text)
+    at = m.documents[doc].text.rfind(card.outcome_text)
+    return passage_piece(m, doc, at, "outcome")
+
+
+def passage_piece(m: MatterView, doc: int, at: int, found_by: str) -> Piece | None:
+    """The retrieval passage of ``doc`` that holds the character offset ``at`` (None if none)."""
     if at < 0:
         return None
     corpus_doc = m.search.corpus.docs[doc]
     base = m.search.first_row(doc)
     for p, passage in enumerate(corpus_doc.passages):
         if passage.start <= at < passage.end:
-            hit = PassageHit(base + p, doc, 0.0)
-            return piece_at(m, hit, "outcome")
+            return piece_at(m, PassageHit(base + p, doc, 0.0), found_by)
     return None
 
 

@@ -27,11 +27,13 @@ from legalnav.answers.research.context import (
     clean_quote,
     header_piece,
     outcome_piece,
+    passage_piece,
     piece_at,
     query_completion,
     search_mode,
     validate_result,
 )
+from legalnav.answers.research.holding import Issue, issue_of, match_holdings
 from legalnav.answers.research.reading import read_question
 from legalnav.answers.research.router import Route
 from legalnav.answers.research.search import JudgmentHit
@@ -41,6 +43,7 @@ from legalnav.answers.research.stance import (
     SUPPORTING,
     Side,
     Stance,
+    holding_stance,
     judgment_stance,
     treatment_stance,
 )
@@ -126,6 +129,8 @@ class Plan:
     queries: list[str]
     adverse_queries: list[str]
     by: str = "rules"
+    # What a judgment must decide to be authority here (matched against its holdings).
+    issue: Issue = Issue("", "")
 
 
 def _acting_for(side: Side) -> str:
@@ -156,6 +161,7 @@ def _plan_offline(question: str, route: Route) -> Plan:
         issues=issues[:4],
         queries=[question] + ([proposition] if proposition != question else []),
         adverse_queries=[f"{proposition} {adverse}"],
+        issue=issue_of(question, proposition, reading.proposition_from),
     )
 
 
@@ -420,12 +426,21 @@ def _stances(
     becomes adverse, and the judgment that weakened it joins ``order`` as adverse too."""
     stance_of: dict[int, Stance] = {}
     weakened = {t: (c, cue) for c, t, cue in weakening}
-    for d in order:
-        stance = judgment_stance(plan.side, m.facts(d))
+    matches = match_holdings(
+        plan.issue.text,
+        [(m.documents[d].text, m.cards[d].holdings if d in m.cards else []) for d in order],
+        m.search.corpus.embedder,
+    )
+    for d, match in zip(order, matches, strict=True):
+        stance = holding_stance(plan.side, m.facts(d), match, plan.issue)
         if d in weakened and stance.bucket == SUPPORTING:
             c, cue = weakened[d]
             stance = Stance(
-                ADVERSE, "treatment", f"{stance.reason}; but {m.name(c)} {cue} it", stance.quote
+                ADVERSE,
+                "treatment",
+                f"{stance.reason}; but {m.name(c)} {cue} it",
+                stance.quote,
+                stance.at,
             )
         stance_of[d] = stance
     for c, _t, _cue in weakening:  # the judgment that weakened our authority is itself relevant
@@ -472,19 +487,23 @@ def _judgment_pieces(
     hit: JudgmentHit | None,
     found_by: dict[int, set[str]],
 ) -> list[Piece]:
-    """A selected judgment's pieces: its best passages (and its outcome paragraph when the
-    stance rests on the outcome), else its header; each with the bucket and the stance."""
+    """A selected judgment's pieces: the passage of its holding on the issue, its closing order
+    when the stance's side rests on the outcome, then its best passages (at most MAX_PER_DOC
+    in all), else its header; each with the bucket and the stance."""
     chosen: list[Piece] = []
     how = "both" if len(found_by.get(d, ())) > 1 else next(iter(found_by.get(d, {"adverse"})))
-    for ph in (hit.passages if hit else [])[:MAX_PER_DOC]:
-        chosen.append(piece_at(m, ph, how))
-    if stance.source == "outcome":
-        out = outcome_piece(m, d)
-        if out is not None and all(out.row != c.row for c in chosen):
-            if len(chosen) >= MAX_PER_DOC:
-                chosen = chosen[: MAX_PER_DOC - 1]
-            out.found_by = how
-            chosen.append(out)
+    # The passage that carries the stance comes first (its holding on the issue), then the
+    # closing order its side was read from, then the passages the searches ranked best.
+    first = [passage_piece(m, d, stance.at, "holding") if stance.quote else None]
+    if stance.source in ("outcome", "holding"):
+        first.append(outcome_piece(m, d))
+    for piece in first:
+        if piece is not None and all(piece.row != c.row for c in chosen):
+            piece.found_by = how
+            chosen.append(piece)
+    for ph in (hit.passages if hit else [])[: max(0, MAX_PER_DOC - len(chosen))]:
+        if all(ph.row != c.row for c in chosen):
+            chosen.append(piece_at(m, ph, how))
     if not chosen:
         header = header_piece(m, d)
         if header is not None:
@@ -499,6 +518,7 @@ def _judgment_pieces(
                 p.stance.source,
                 f"{p.stance.reason}; the passage's treatment of a decision it cites: {t.cue}",
                 p.stance.quote,
+                p.stance.at,
             )
     return chosen
 
@@ -556,6 +576,9 @@ def _plan_claude(rec: StepRecord, query: Query, plan: Plan, provider: Any) -> Pl
         queries=[query.question] + strings("queries", 3),
         adverse_queries=strings("adverse_queries", 2) or plan.adverse_queries,
         by=completion.model,
+        issue=plan.issue
+        if plan.issue.text
+        else issue_of(query.question, data["proposition"][:1000], "stated"),
     )
 
 

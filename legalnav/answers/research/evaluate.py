@@ -404,3 +404,107 @@ def aila_stance_scores(
         "adverse_recall_vs_outcome": on_outcome.per_label.get("adverse", {}).get("recall", 0.0),
         "reasons": reasons,
     }
+
+
+# --- stance on the issue, by holdings: the old, tuning and blind sets ---------------------------
+
+GOLD_DIR = Path(__file__).resolve().parent / "gold"
+STANCE_SETS = {
+    # Tuned on: the AILA pairs of the first stance work and the EWCA tuning set.
+    "old": ("aila_stance.jsonl",),
+    "tune": ("aila_stance.jsonl", "stance_tune_ewca.jsonl"),
+    # Frozen 2026-12-04 before the reader changed, labelled by someone who never saw the
+    # classifier; scored once, at the end (docs/figures.md says so).
+    "blind": ("stance_blind_2026-12-04.jsonl",),
+}
+
+
+def stance_pairs(name: str, folder: Path) -> list[dict[str, object]]:
+    """The (brief, judgment, stance) pairs of a named set; an old AILA row gets its brief."""
+    dev = aila_dev(folder / "aila2019")
+    rows: list[dict[str, object]] = []
+    for file in STANCE_SETS[name]:
+        for line in (GOLD_DIR / file).read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            r.setdefault("source", "aila")
+            if "brief" not in r:
+                r["brief"] = AILA_BRIEF.format(facts=dev.queries[r["query"]])
+            rows.append(r)
+    return rows
+
+
+def judgment_text(folder: Path, source: str, doc: str) -> str:
+    path = (
+        folder / "aila2019" / "casedocs" / f"{doc}.txt"
+        if source == "aila"
+        else folder / "uk-ewca-civ-2020" / "txt" / f"{doc}.txt"
+    )
+    return path.read_text(encoding="utf-8")
+
+
+def stance_set_scores(
+    name: str, folder: Path, *, embedder: object | None = None
+) -> dict[str, object]:
+    """Each pair's stance on the issue as research gives it offline (side and issue read from
+    the brief, the holding nearest the issue, the outcome's side), against the hand label;
+    overall and per source (AILA, EWCA). ``folder`` is the shared data's judgments folder."""
+    from legalnav.answers.research.holding import issue_of, match_holdings
+    from legalnav.answers.research.reading import read_question
+    from legalnav.answers.research.stance import CardFacts, holding_stance
+    from legalnav.documents.parsing.judgments import case_card
+
+    rows = stance_pairs(name, folder)
+    cards: dict[tuple[str, str], tuple[str, object]] = {}
+    results: list[dict[str, object]] = []
+    for r in rows:
+        source, doc = str(r["source"]), str(r["doc"])
+        if (source, doc) not in cards:
+            text = judgment_text(folder, source, doc)
+            cards[(source, doc)] = (text, case_card(text))
+        text, card = cards[(source, doc)]
+        reading = read_question(str(r["brief"]))
+        issue = issue_of(str(r["brief"]), reading.proposition, reading.proposition_from)
+        match = match_holdings(issue.text, [(text, card.holdings)], embedder)[0]  # type: ignore[attr-defined]
+        stance = holding_stance(reading.side, CardFacts.of(card), match, issue)
+        results.append(
+            {
+                "source": source,
+                "query": r["query"],
+                "doc": doc,
+                "gold": r["stance"],
+                "got": stance.bucket,
+                "stance_from": stance.source,
+                "holding_score": match.score if match else None,
+                "reason": stance.reason,
+                "quotes_a_holding": bool(stance.quote) and stance.source == "holding",
+            }
+        )
+    labels = ["supporting", "adverse", "neutral"]
+
+    def scored(subset: list[dict[str, object]]) -> dict[str, object]:
+        s = label_scores([str(x["gold"]) for x in subset], [str(x["got"]) for x in subset], labels)
+        per = s.per_label
+        decided = [x for x in subset if x["got"] in ("supporting", "adverse")]
+        return {
+            "pairs": len(subset),
+            "accuracy": s.accuracy,
+            "neutral_recall": per.get("neutral", {}).get("recall", 0.0),
+            "adverse_recall": per.get("adverse", {}).get("recall", 0.0),
+            "supporting_precision": per.get("supporting", {}).get("precision", 0.0),
+            "decided_with_a_holding_quoted": f"{sum(1 for x in decided if x['quotes_a_holding'])}/{len(decided)}",
+            "confusion": s.confusion,
+        }
+
+    return {
+        "set": name,
+        "files": list(STANCE_SETS[name]),
+        "by": "embeddings" if embedder is not None else "words",
+        "all": scored(results),
+        "by_source": {
+            src: scored([x for x in results if x["source"] == src])
+            for src in sorted({str(x["source"]) for x in results})
+        },
+        "pairs": results,
+    }

@@ -45,8 +45,11 @@ def _entry(n: int, group: list[Item], question: str) -> str:
     first = group[0]
     dated = f", {first.decided}" if first.decided else ""
     outcome = f"; outcome: {first.outcome}" if first.outcome else ""
+    # A judgment is quoted by the passage that carries its stance (its holding on the issue)
+    # where there is one, not by a passage that only ranked well: that one may state the
+    # general rule the judgment goes on to apply the other way.
     cites = []
-    for item in group:
+    for item in [i for i in group if i.quote] or group:
         q = _quote(item, question)
         cites.append(
             f"“{q}” [{item.doc_key}:{item.node_id}]" if q else f"[{item.doc_key}:{item.node_id}]"
@@ -62,7 +65,7 @@ def write(*, proposition: str, side: str, items: list[Item], question: str) -> s
     acting = side or "a side the question does not state"
     lines = [
         "Research note (offline: no language model was used; stance is read from each "
-        "judgment's outcome and treatment language).",
+        "judgment's holding on the issue, its outcome and treatment language).",
         f"Proposition: {proposition}",
         f"Acting for: {acting}.",
         "",

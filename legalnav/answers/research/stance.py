@@ -5,6 +5,9 @@ Offline the stance comes from two deterministic signals:
 - the judgment's *outcome* for the side the user argues: a judgment in which a party in the
   user's position (the accused, the tenant, the State, the appellant …) won is supporting
   authority; one in which such a party lost is adverse; a mixed or unknown outcome is neutral;
+- the judgment's *holding on the issue* (``holding.py``): a judgment none of whose holdings
+  comes near the question's issue does not decide it and is neutral ("does not decide …"),
+  whoever won; one that does is quoted by that holding, verbatim, as its reason;
 - *treatment language* ("distinguished", "overruled", "not followed", "doubted" versus
   "followed", "applied", "approved"): a passage that treats a decision adversely weakens it, and
   a judgment the report flags with negative judicial treatment is adverse-risk authority.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from legalnav.answers.research.holding import HoldingMatch, Issue
 from legalnav.answers.research.reading import OPPONENT, Side, read_side
 from legalnav.documents.parsing.judgments.treatment import Treatment, treatment_of
 
@@ -47,9 +51,10 @@ _LABELS_FOR = {
 @dataclass(frozen=True, slots=True)
 class Stance:
     bucket: str  # supporting | adverse | neutral
-    source: str  # "outcome" | "treatment" | "claude" | "none"
+    source: str  # "holding" | "outcome" | "treatment" | "claude" | "none"
     reason: str
     quote: str = ""  # the words it rests on, verbatim from the judgment
+    at: int = -1  # where the quote starts in the judgment's text, when known
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +229,36 @@ def judgment_stance(side: Side, card: CardFacts, passage: str = "") -> Stance:
                 NEUTRAL, "treatment", f"flagged: {card.judicial_treatment.lower()}", stance.quote
             )
     return stance
+
+
+def holding_stance(side: Side, card: CardFacts, match: HoldingMatch | None, issue: Issue) -> Stance:
+    """The stance on the issue: neutral when the judgment's nearest holding is off the issue
+    ("does not decide …"); else the outcome's side, with the holding on the issue quoted as the
+    reason. Without an issue to match, or a holding read, the outcome's stance as it is."""
+    stance = judgment_stance(side, card)
+    if match is None or not issue.text:
+        return stance
+    if not match.on_issue:
+        return Stance(
+            NEUTRAL,
+            "holding",
+            f"does not decide the issue ({issue.words}): no holding of the court is on it",
+        )
+    if stance.bucket == NEUTRAL:
+        return Stance(
+            NEUTRAL,
+            stance.source,
+            f"{stance.reason}; the holding quoted is the one nearest the issue",
+            match.quote,
+            match.start,
+        )
+    return Stance(
+        stance.bucket,
+        "holding" if stance.source == "outcome" else stance.source,
+        f"{stance.reason}; the holding quoted decides the issue",
+        match.quote,
+        match.start,
+    )
 
 
 # --- the overruling and silver-sentence classifiers (measured by research_eval) ----------------

@@ -40,7 +40,27 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "what",
-            choices=["aila", "stance", "routing", "reading", "aila-stance", "latency", "citations"],
+            choices=[
+                "aila",
+                "stance",
+                "routing",
+                "reading",
+                "aila-stance",
+                "stance-sets",
+                "latency",
+                "citations",
+            ],
+        )
+        parser.add_argument(
+            "--set",
+            default="tune",
+            choices=["old", "tune", "blind"],
+            help="stance-sets: which hand-labelled set (blind: the frozen set, scored once).",
+        )
+        parser.add_argument(
+            "--words",
+            action="store_true",
+            help="stance-sets: match holdings by shared words instead of embeddings.",
         )
         parser.add_argument(
             "--split",
@@ -133,6 +153,14 @@ class Command(BaseCommand):
 
     def _aila_stance(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
         return evaluate.aila_stance_scores(data / "judgments" / "aila2019")
+
+    def _stance_sets(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
+        embedder = None
+        if not opts["words"]:
+            from legalnav.retrieval.embeddings import get_embedder
+
+            embedder = get_embedder()
+        return evaluate.stance_set_scores(str(opts["set"]), data / "judgments", embedder=embedder)
 
     def _routing(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
         out: dict[str, object] = {}
