@@ -203,3 +203,19 @@ def test_transcript_with_a_numeric_date_and_spaced_colons():
     assert card.judges[-1] == "LORD JUSTICE SINGH"
     hoareau = case_card(uk_text("2020-ewca-1010-civ"))
     assert hoareau.decided == date(2020, 7, 30)  # not the hearing date
+
+
+def test_a_civil_division_transcript_is_not_criminal():
+    # A claim for malicious prosecution speaks of convictions throughout; it is still civil.
+    text = (
+        "Neutral Citation Number: [2021] EWCA Civ 9998\n"
+        "IN THE COURT OF APPEAL (CIVIL DIVISION)\nBetween :\nROSS QUINN\nAppellant\n- and -\n"
+        "THE CHIEF CONSTABLE OF WESSEX POLICE\nRespondent\n- - - - - -\n"
+        "1. The appellant was convicted, and his conviction was quashed; the accused then sued. "
+        "The prosecution, the conviction and the acquittal are the background. The accused "
+        "says the prosecution was malicious; the conviction and acquittal are not in issue.\n"
+        "2. I would allow the appeal.\n"
+    )
+    card = case_card(text)
+    assert card.criminal is False and card.proceeding == "civil appeal"
+    assert "accused" not in (card.appellant_label, card.respondent_label)

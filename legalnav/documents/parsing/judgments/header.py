@@ -167,6 +167,8 @@ def proceeding(case_number: str, text: str) -> tuple[str, bool]:
         )
         >= 6
     )
+    if re.search(r"COURT OF APPEAL\s*\(\s*CIVIL DIVISION\s*\)", head[:3000], re.I):
+        criminal = False  # a Civil Division transcript, however much it says of a conviction
     if re.search(r"\bw\.?\s*p\b|writ", cn):
         kind = "writ petition"
     elif re.search(r"s\.?\s*l\.?\s*p|special leave", cn):
