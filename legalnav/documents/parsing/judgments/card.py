@@ -29,9 +29,9 @@ from legalnav.documents.parsing.judgments.parties import (
     party_list,
     party_role,
     split_case_name,
-    uk_parties,
 )
 from legalnav.documents.parsing.judgments.statutes import StatuteCited, statutes_cited
+from legalnav.documents.parsing.judgments.uk_sides import uk_labels, uk_parties_of, uk_party_role
 
 
 @dataclass(slots=True)
@@ -46,7 +46,9 @@ class CaseCardData:
     respondents: list[str] = field(default_factory=list)
     appellant_role: str = ""  # "state" | "private" | ""
     respondent_role: str = ""
-    # What the text calls each side ("accused", "tenant", "workman", "bank" …), see party_labels.
+    # What the text calls each side ("accused", "tenant", "workman", "bank" …), see party_labels;
+    # on a UK transcript also what the side was below, first ("defendant", "claimant tenant",
+    # "defendant contemnor"): a few words, each a side a user may argue for.
     appellant_label: str = ""
     respondent_label: str = ""
     proceeding: str = ""  # "criminal appeal", "civil appeal", "writ petition", …
@@ -83,10 +85,11 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
     card.decided = decided(header)
     card.judicial_treatment = judicial_treatment(header)
 
-    if is_uk_transcript(header):
-        card.appellants, card.respondents = uk_parties(header)
-        if card.appellants and card.respondents:
-            card.case_name = f"{card.appellants[0]} v {card.respondents[0]}"[:300]
+    uk = is_uk_transcript(header)
+    if uk:
+        parties = uk_parties_of(header, text)
+        card.appellants, card.respondents = parties.appellants, parties.respondents
+        card.case_name = parties.case_name
         card.case_number = uk_case_number(header)
         card.judges = uk_judges(header)
     else:
@@ -102,12 +105,24 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
             (ln for ln in nonblank if VERSUS.search(ln) and len(ln) < 200 and ":" not in ln), ""
         )
         card.case_name = " ".join(running.split()) or title
-    card.appellant_role = party_role(card.appellants)
-    card.respondent_role = party_role(card.respondents)
+    role = uk_party_role if uk else party_role
+    card.appellant_role = role(card.appellants)
+    card.respondent_role = role(card.respondents)
     card.proceeding, card.criminal = proceeding(card.case_number, text)
     card.appellant_label, card.respondent_label = party_labels(
         text, criminal=card.criminal, appellant_role=card.appellant_role
     )
+    if uk:
+        # What each side was below comes from uk_parties_of, not from compounds such as
+        # "claimant/applicant", which in a transcript describe parties in general.
+        suit = ("claimant", "defendant", "plaintiff")
+        more_a, more_r = uk_labels(header, text, parties)
+        card.appellant_label = _words(
+            more_a, "" if card.appellant_label in suit else card.appellant_label
+        )
+        card.respondent_label = _words(
+            more_r, "" if card.respondent_label in suit else card.respondent_label
+        )
 
     card.outcome, card.outcome_text, out_at = closing_outcome(text)
     owner = paragraph_at(paras, out_at) if out_at >= 0 else None
@@ -128,6 +143,20 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
     card.paragraph_count = sum(1 for p in paras if p.numbered)
     card.parents = parent_chunks(text, paras)
     return card
+
+
+LABEL_CHARS = 20  # the card's label fields hold this many characters
+
+
+def _words(first: list[str], label: str) -> str:
+    """A side's label of a few words, the UK words first ("defendant", "contemnor"), as many
+    as fit the card's field."""
+    out = ""
+    for word in dict.fromkeys([*first, *label.split()]):
+        joined = f"{out} {word}".strip()
+        if len(joined) <= LABEL_CHARS:
+            out = joined
+    return out
 
 
 def _operative_winner(card: CaseCardData, text: str, closing_at: int) -> None:

@@ -92,7 +92,13 @@ def judicial_treatment(header: str) -> str:
 
 def is_uk_transcript(header: str) -> bool:
     """Whether the header is a Court of Appeal transcript's ("Between:" the parties)."""
-    return bool(re.search(r"\bBetween\s*:", header) or "- and -" in header)
+    if re.search(r"\bBetween\s*:", header, re.I) or "- and -" in header:
+        return True
+    # "-and-" or "- v –" between the parties of a transcript that has no "Between:"
+    return bool(
+        re.search(r"^\s*[-–]\s*(?:and|v)\s*[-–]\s*$", header, re.M)
+        and re.search(r"Royal Courts of Justice|Neutral Citation", header)
+    )
 
 
 def case_number(header: str) -> str:

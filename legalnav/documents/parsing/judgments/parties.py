@@ -78,6 +78,7 @@ PARTY_LABELS = {
     "landlord": "landlord",
     "landlady": "landlord",
     "assessee": "assessee",
+    "taxpayer": "assessee",
     "revenue": "revenue",
     "detenu": "detenu",
     "complainant": "complainant",
@@ -94,20 +95,28 @@ PARTY_LABELS = {
 }
 _LABEL_WORDS = (
     r"accused|convicts?|state|prosecution|company|bank|corporation|management|employers?|"
-    r"employees?|workm[ae]n|tenants?|landlords?|landlady|assessees?|revenue|detenus?|"
+    r"employees?|workm[ae]n|tenants?|landlords?|landlady|assessees?|taxpayers?|revenue|detenus?|"
     r"complainants?|plaintiffs?|defendants?|insurers?|claimants?|husband|wife|owners?|"
     r"purchasers?|vendors?|union"
 )
 _ROLE_WORDS = r"appellants?|respondents?|petitioners?|applicants?"
 _ROLE_THEN_LABEL = re.compile(rf"\b({_ROLE_WORDS})[-/ ]({_LABEL_WORDS})\b", re.I)
 _LABEL_THEN_ROLE = re.compile(rf"\b({_LABEL_WORDS})[-/ ]({_ROLE_WORDS})\b", re.I)
+# "The respondents (the taxpayers)", "the Respondent (“the Landlord”)"
+_ROLE_PAREN_LABEL = re.compile(
+    rf"(?<!\bof )\bthe ({_ROLE_WORDS})\s*\(\s*[“\"']?(?:the )?({_LABEL_WORDS})[”\"']?\s*\)", re.I
+)
 
 
-def _label(word: str) -> str:
-    w = word.lower()
+def label_of(word: str) -> str:
+    """The side a party word stands for ("landlady" → "landlord", "taxpayers" → "assessee")."""
+    w = word.lower().strip()
     if w not in PARTY_LABELS and w.endswith("s") and w[:-1] in PARTY_LABELS:
         w = w[:-1]
     return PARTY_LABELS.get(w, "")
+
+
+_label = label_of
 
 
 def party_labels(text: str, *, criminal: bool = False, appellant_role: str = "") -> tuple[str, str]:
@@ -115,7 +124,11 @@ def party_labels(text: str, *, criminal: bool = False, appellant_role: str = "")
     compounds such as "appellant-accused" or "tenant/respondent"; in a criminal case without
     such words, the private side is the accused and the public side the state."""
     counts: dict[str, dict[str, int]] = {"appellant": {}, "respondent": {}}
-    for rx, role_group, label_group in ((_ROLE_THEN_LABEL, 1, 2), (_LABEL_THEN_ROLE, 2, 1)):
+    for rx, role_group, label_group in (
+        (_ROLE_THEN_LABEL, 1, 2),
+        (_LABEL_THEN_ROLE, 2, 1),
+        (_ROLE_PAREN_LABEL, 1, 2),
+    ):
         for m in rx.finditer(text):
             role = m.group(role_group).lower()
             side = "respondent" if role.startswith("respondent") else "appellant"

@@ -1,0 +1,143 @@
+"""The parties of a Court of Appeal (England and Wales) transcript on its case card: who appeals,
+what each side was below, which is a public body, and what the text calls each side."""
+
+from __future__ import annotations
+
+from legalnav.documents.parsing.judgments.card import case_card
+from legalnav.documents.parsing.judgments.header import is_uk_transcript
+from legalnav.documents.parsing.judgments.uk_sides import uk_parties_of
+
+RULE = "- - - - - - - - - - - - - - - - - - - - -"
+
+
+def transcript(parties: str, body: str, counsel: str = "") -> str:
+    """A transcript in the layout of the Court of Appeal's approved judgments."""
+    return "\n".join(
+        [
+            "Neutral Citation Number: [2021] EWCA Civ 9999",
+            "Case No: A2/2021/0001",
+            "IN THE COURT OF APPEAL (CIVIL DIVISION)",
+            "ON APPEAL FROM THE HIGH COURT OF JUSTICE",
+            "Royal Courts of Justice",
+            "Strand, London, WC2A 2LL",
+            "Date: 14/05/2021",
+            "Before :",
+            "LORD JUSTICE ALDER",
+            "LADY JUSTICE BRAMLEY",
+            "and",
+            "LORD JUSTICE COPPARD",
+            RULE,
+            "Between :",
+            parties,
+            RULE,
+            counsel
+            or "Ann Foster (instructed by Foster LLP) for the Appellant\n"
+            "Ben Grey (instructed by Grey & Co) for the Respondent",
+            "Hearing date: 3 March 2021",
+            RULE,
+            "Approved Judgment",
+            "Lady Justice Bramley:",
+            body,
+        ]
+    )
+
+
+def test_brackets_give_what_each_side_was_below():
+    text = transcript(
+        "MR OWEN PRICE\nAppellant\n \n (Defendant)\n- and -\nMS RUTH ELLIS\nRespondent (Claimant)",
+        "1. The respondent was hurt when the appellant's car struck hers.\n"
+        "2. For these reasons I would dismiss the appeal.",
+    )
+    card = case_card(text)
+    assert card.appellants == ["MR OWEN PRICE"] and card.respondents == ["MS RUTH ELLIS"]
+    assert card.case_name == "MR OWEN PRICE v MS RUTH ELLIS"
+    assert (card.appellant_label, card.respondent_label) == ("defendant", "claimant")
+    assert (card.appellant_role, card.respondent_role) == ("private", "private")
+
+
+def test_a_name_broken_over_lines_by_its_role_is_one_public_body():
+    text = transcript(
+        "DT (GHANA)\nAppellant\n- and -\nTHE SECRETARY OF STATE FOR THE HOME\n \n Respondent\n"
+        " DEPARTMENT",
+        "1. The appellant is a citizen of Ghana facing deportation.\n2. I would allow the appeal.",
+    )
+    card = case_card(text)
+    assert card.respondents == ["THE SECRETARY OF STATE FOR THE HOME DEPARTMENT"]
+    assert (card.appellant_role, card.respondent_role) == ("private", "state")
+    # An "and –" with an en dash still divides the parties: HMRC is one side only.
+    hmrc = case_card(
+        transcript(
+            "THE COMMISSIONERS FOR HER MAJESTY’S\n \n Appellants\n REVENUE AND CUSTOMS\n"
+            "and –\nHOLLYBANK TRADING LIMITED\nRespondent",
+            "1. The respondent (the taxpayer) appealed against a closure notice.\n"
+            "2. I would dismiss the appeal.",
+        )
+    )
+    assert hmrc.appellants == ["THE COMMISSIONERS FOR HER MAJESTY’S REVENUE AND CUSTOMS"]
+    assert hmrc.respondents == ["HOLLYBANK TRADING LIMITED"]
+    assert (hmrc.appellant_label, hmrc.respondent_label) == ("revenue", "assessee")
+
+
+def test_the_defendant_appeals_when_the_claimant_is_the_respondent():
+    text = transcript(
+        "ASHWORTH & KEMP (A FIRM)\nClaimant and Respondent\n- and -\nLEE\nDefendant",
+        "1. This is an appeal by the defendant, Mr Daniel Lee, against an order of committal "
+        "made in the County Court at Leeds.\n2. The appeal is dismissed.",
+        counsel="MR LEE appeared in person\nMS HART (instructed by Ashworth & Kemp) appeared on "
+        "behalf of the Claimant/Respondent",
+    )
+    assert is_uk_transcript(text[:1200])
+    card = case_card(text)
+    assert card.appellants == ["LEE"] and card.respondents == ["ASHWORTH & KEMP (A FIRM)"]
+    assert card.case_name == "ASHWORTH & KEMP (A FIRM) v LEE"  # the header's order
+    assert card.appellant_label == "defendant contemnor"
+    assert card.respondent_label == "claimant"
+
+
+def test_role_lines_printed_together_go_to_the_groups_above_them():
+    text = transcript(
+        "MISS ELLA WARD (by her mother and litigation friend)\nClaimant\n- and -\n"
+        "(1) NORTHFIELD CARE TRUST\n(2) MINISTRY OF DEFENCE\n-and-\nKLINIKUM SUD GMBH\n"
+        "Respondents/\nDefendants\nAppellant/\nThird Party",
+        "1. The third party appeals against the refusal to strike out the contribution claim.\n"
+        "2. I would dismiss the appeal.",
+    )
+    card = case_card(text)
+    assert card.appellants == ["KLINIKUM SUD GMBH"]
+    assert card.respondents == ["NORTHFIELD CARE TRUST", "MINISTRY OF DEFENCE"]
+    assert card.respondent_label == "defendant" and card.appellant_label == ""
+    assert card.respondent_role == "state"  # the Ministry of Defence
+
+
+def test_the_text_says_what_each_side_was_below():
+    text = transcript(
+        "LONDON BOROUGH OF NORTHBRIDGE\nAppellant\n- and -\nGHJ\nRespondent",
+        "1. This is the appeal of the London Borough of Northbridge (“the Appellant”) (the Second "
+        "Defendant to the proceedings) from the order of Mr Justice Dale.\n"
+        "2. I would dismiss the appeal.",
+    )
+    card = case_card(text)
+    assert (card.appellant_role, card.respondent_role) == ("state", "private")
+    assert (card.appellant_label, card.respondent_label) == ("defendant", "claimant")
+
+
+def test_who_sued_whom_is_read_from_the_names_the_judgment_uses():
+    text = transcript(
+        "NORA JANE CARTER\nAppellant\n- and -\nPENROSE & WEBB SOLICITORS (A Firm)\nRespondent",
+        "1. This is the appeal of Ms Nora Carter (“Ms Carter”) from an order striking out her "
+        "claim. The respondent, Penrose & Webb Solicitors (“the Firm”), acted for her in a "
+        "boundary dispute.\n"
+        "2. Ms Carter’s claim for professional negligence against the Firm was issued in 2019.\n"
+        "3. I would dismiss the appeal.",
+    )
+    card = case_card(text)
+    assert (card.appellant_label, card.respondent_label) == ("claimant", "defendant")
+
+
+def test_a_text_that_contradicts_itself_says_nothing():
+    parties = uk_parties_of(
+        "Between :\nP\nAppellant\n- and -\nQ\nRespondent\n" + RULE + "\n",
+        "1. The claimant and appellant says one thing. Elsewhere the appellant and defendant "
+        "says another.",
+    )
+    assert (parties.appellant_below, parties.respondent_below) == ("", "")
