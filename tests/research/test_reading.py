@@ -164,6 +164,64 @@ def test_a_fact_pattern_without_a_side_is_asked_back_with_the_likely_sides():
             "",
             "",
         ),
+        # England and Wales: public bodies, the private parties against them, the contemnor.
+        (
+            "We represent neighbouring objectors who say the grant of permission was unlawful.",
+            "private",
+            "objectors",
+            "",
+            "",
+        ),
+        (
+            "Acting for the district council: can a late review request be refused?",
+            "state",
+            "district council",
+            "",
+            "",
+        ),
+        (
+            "We act for the respondent council in a homelessness appeal.",
+            "state",
+            "council",
+            "respondent",
+            "",
+        ),
+        (
+            "For HMRC. Was the letter an assessment?",
+            "revenue",
+            "HMRC",
+            "",
+            "",
+        ),
+        (
+            "We act for the appellant asylum seeker refused leave to remain.",
+            "private",
+            "asylum seeker",
+            "appellant",
+            "",
+        ),
+        (
+            "We are acting for the respondent to the committal application; the judge found "
+            "the breaches proved.",
+            "contemnor",
+            "respondent to the committal application",
+            "",
+            "",
+        ),
+        (
+            "We act for the landlord-claimant in a possession claim under Ground 8.",
+            "landlord",
+            "landlord-claimant",
+            "",
+            "",
+        ),
+        (
+            "I act for the taxpayer. Was the discovery assessment out of time?",
+            "assessee",
+            "taxpayer",
+            "",
+            "",
+        ),
     ],
 )
 def test_sides_as_lawyers_write_them(question, role, label, position, party):

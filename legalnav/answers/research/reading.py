@@ -16,22 +16,58 @@ from dataclasses import dataclass, field
 
 # Roles a side can have, with the words questions use for them. The role is what stance needs
 # (who that party is in a precedent); the label keeps the word the question used.
+# Public bodies as a UK question names them ("the local housing authority", "the Council", "the
+# Secretary of State", "the Home Office"): the State's side in civil and public-law disputes.
+PUBLIC_BODY = (
+    r"local (?:housing |planning |education )?authorit(?:y|ies)|"
+    r"(?:housing|planning|licensing|public|education|highway|highways) authorit(?:y|ies)|"
+    r"(?:borough|district|county|city|parish|town|local) council|(?:the )?council|"
+    r"london borough(?: of [A-Z]\w+(?: [A-Z]\w+)?)?|secretary of state(?: for (?:the )?"
+    r"(?:home department|justice|education|transport|health(?: and social care)?|work and "
+    r"pensions|housing,? communities and local government|environment,? food and rural affairs|"
+    r"foreign(?:,)? (?:and )?commonwealth(?: and development)? affairs|defence))?|"
+    r"home office|home secretary|government department|the minister|ministry"
+)
 _ROLE_WORDS: list[tuple[str, str]] = [
     ("accused", r"accused|convicts?|detenu|prisoner|under-?trial|the defence|defence"),
+    # Before "respondent": the respondent to a committal application is the one said to be in
+    # contempt, whichever side of the appeal it is on.
+    (
+        "contemnor",
+        r"(?:alleged |putative )?contemnors?|respondents? to (?:a|an|the) (?:committal|contempt) "
+        r"applications?|respondents? to (?:a|an|the) applications? (?:for committal|to commit)|"
+        r"(?:person|party|defendant) (?:found|held) (?:to be )?in contempt",
+    ),
+    # A private party against the State: objectors and residents challenging a public decision,
+    # a foreign national facing deportation.
+    (
+        "private",
+        r"(?:local )?objectors?|local residents|residents'? (?:group|association)|campaigners|"
+        r"campaign group|foreign (?:national )?(?:offenders?|criminals?)|(?:illegal )?migrants?|"
+        r"asylum[- ]seekers?|deportees?|refugees?",
+    ),
     (
         "state",
+        rf"{PUBLIC_BODY}|"
         r"prosecution|public prosecutor(?:'s office)?|prosecutors?|the state\b(?!\s+of\s+mind)|"
         r"state\b(?!\s+of\s+mind)|government|union of india|the crown|crown|cbi",
     ),
-    ("revenue", r"revenue|tax department|income[- ]tax department|sales tax officer"),
+    (
+        "revenue",
+        r"revenue and customs|hmrc|hm revenue|inland revenue|revenue|tax department|"
+        r"income[- ]tax department|sales tax officer",
+    ),
     (
         "employee",
         r"employees?|workm[ae]n|workers?|staff member|clerk|lineman|dismissed (?:employee|officer)|"
-        r"(?:bank |government |police )?officer",
+        r"whistle-?blowers?|(?:bank |government |police )?officer",
     ),
-    ("employer", r"employers?|management"),
-    ("tenant", r"tenants?"),
-    ("landlord", r"landlord|landlady|owner of the (?:premises|building|flat|shop)"),
+    ("employer", r"employers?|management|employing (?:company|firm|body|organisation|entity)"),
+    ("tenant", r"tenants?|lessees?|leaseholders?"),
+    (
+        "landlord",
+        r"landlords?|landlady|lessors?|freeholders?|owner of the (?:premises|building|flat|shop)",
+    ),
     ("assessee", r"assessees?|taxpayers?|tax-payers?|dealers?"),
     ("insurer", r"insurers?|insurance company"),
     ("claimant", r"claimants?"),
@@ -62,9 +98,22 @@ OPPONENT = {
     "complainant": "accused",
     "plaintiff": "defendant",
     "defendant": "plaintiff",
+    "private": "state",
 }
 # What a role is called in a sentence ("an accused appellant", "the prosecution").
-_ROLE_NAMES = {"state": "State", "revenue": "Revenue"}
+_ROLE_NAMES = {"state": "State", "revenue": "Revenue", "private": "private party"}
+_PUBLIC_BODY_RX = re.compile(rf"^(?:the )?(?:{PUBLIC_BODY})$", re.I)
+
+
+def is_public_body(label: str) -> bool:
+    """Whether a side's own word names a public body ("local housing authority", "council",
+    "secretary of state", "home office", "hmrc"), not the State as prosecutor."""
+    return bool(_PUBLIC_BODY_RX.match(label.strip())) or label.strip().lower() in (
+        "hmrc",
+        "hm revenue",
+        "revenue and customs",
+        "inland revenue",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +141,8 @@ class Side:
         if self.label and self.label not in POSITIONS and self.label != "named party":
             name = _ROLE_NAMES.get(self.label, self.label)  # the question's own word
         if self.position and self.position != self.role:
+            if self.role == "state" and is_public_body(self.label):
+                return f"the {self.position} {self.label}"  # "the respondent council"
             if self.role == "state":
                 return f"the {self.position} State"
             return f"{_article(name)} {name} {self.position}"
@@ -267,8 +318,14 @@ def _role_mentions(text: str) -> list[tuple[int, str, str]]:
 
 def _label(role: str, words: str) -> str:
     w = words.lower().strip()
+    if role == "state" and _PUBLIC_BODY_RX.match(w):
+        return w.removeprefix("the ")  # "local housing authority", "council", "home office"
     if role == "state":
         return "prosecution" if "prosecut" in w else "state"
+    if role == "revenue" and w in ("hmrc", "hm revenue"):
+        return w.upper() if w == "hmrc" else "HM Revenue"
+    if role in ("private", "contemnor"):
+        return w.removeprefix("the ")
     if role == "accused" and "defen" in w:
         return "defence"
     return w.removeprefix("the ").rstrip("s") if role in POSITIONS else w
@@ -279,7 +336,9 @@ def _with_position(question: str, at: int, role: str, words: str) -> str:
     "accused appellant", "the State has filed an appeal")."""
     if role in POSITIONS:
         return role
-    near = question[max(0, at - 25) : at + len(words) + 25]
+    # The words around the role, not the role's own ("the respondent to a committal application"
+    # is the alleged contemnor, not the respondent of an appeal).
+    near = f"{question[max(0, at - 25) : at]} {question[at + len(words) : at + len(words) + 25]}"
     for position in POSITIONS:
         if re.search(rf"\b{position}s?\b", near, re.I):
             return position
@@ -340,14 +399,27 @@ def _side(question: str, at: int, role: str, words: str, evidence: str) -> Side:
                 beside[1], evidence, label=f"{label} {beside[2].lower()}", position=position
             )
     if substantive in POSITIONS:
-        # "the respondent State", "Respondent employer": the word beside the position says who.
-        beside = _role_at(question[at + len(words) : at + len(words) + 12])
+        # "the respondent State", "Respondent employer", "the appellant foreign national
+        # offender": the word beside the position says who.
+        beside = _role_at(question[at + len(words) : at + len(words) + 40])
         if beside is not None and beside[1] not in POSITIONS and beside[0] <= 2:
             substantive = beside[1]
+            named = _label(beside[1], beside[2])
+            if beside[1] in ("private", "contemnor") or (
+                beside[1] == "state" and named not in ("state", "prosecution")
+            ):
+                label = named  # "foreign national offender", "council"
+    elif role not in _GENERIC:
+        # "the landlord-claimant", "the tenant/defendant": where the party stood in its suit.
+        suit = re.match(
+            r"[-/ ](claimant|defendant|plaintiff)s?\b", question[at + len(words) :], re.I
+        )
+        if suit:
+            label = f"{label}-{suit.group(1).lower()}"
     return Side(
         substantive,
         evidence,
-        label=_label(role, words),
+        label=label,
         position=position if position else (role if role in POSITIONS else ""),
     )
 
@@ -461,8 +533,10 @@ def read_side(question: str) -> Side:
     if voice:
         found = _role_at(voice.group("who") or voice.group("who2") or "")
         if found is not None and found[1] in OPPONENT:
-            mine = OPPONENT[found[1]]
-            return Side(mine, voice.group(0), label=mine)
+            ours = OPPONENT[found[1]]
+            if found[1] == "state" and is_public_body(_label("state", found[2])):
+                ours = "private"  # against a council or a minister: the private party
+            return Side(ours, voice.group(0), label=ours)
     return Side("")
 
 
