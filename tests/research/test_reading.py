@@ -407,6 +407,36 @@ def test_stance_is_taken_for_the_side_with_the_reason_in_words():
     assert stance.bucket == "neutral" and "Northgate Logistics Ltd" in stance.reason
 
 
+def test_a_uk_side_is_placed_by_the_cards_words_and_the_public_body():
+    from legalnav.answers.research.stance import side_in_case
+
+    civil = {"criminal": False, "appellant_label": "", "respondent_label": ""}
+    council = read_side("I act for the local housing authority.")
+    objectors = read_side("Acting for local objectors to the scheme.")
+    by_names = _card(**civil, appellant_role="private", respondent_role="state")
+    assert side_in_case(council, by_names) == "respondent"
+    assert side_in_case(objectors, by_names) == "appellant"
+    # Two public bodies (or none): nobody stands where the council does.
+    assert not side_in_case(
+        council, _card(**civil, appellant_role="state", respondent_role="state")
+    )
+    assert not side_in_case(objectors, _card(**civil))
+    # The State as prosecutor still has no place in a civil case.
+    assert not side_in_case(read_side("Prosecution brief."), by_names)
+    # A label of a few words: the defendant who was found in contempt appealed.
+    contempt = _card(**civil | {"appellant_label": "defendant contemnor"})
+    assert side_in_case(read_side("I act for the alleged contemnor."), contempt) == "appellant"
+    assert side_in_case(read_side("Defendant here."), contempt) == "appellant"
+    # "The defendant insurer" stands with the defendant; a claimant is an old plaintiff.
+    insurer = read_side("Acting for the defendant insurer.")
+    assert side_in_case(insurer, _card(**civil | {"respondent_label": "defendant"})) == "respondent"
+    landlord = read_side("We act for the landlord-claimant.")
+    assert side_in_case(landlord, _card(**civil | {"appellant_label": "claimant"})) == "appellant"
+    plaintiff = _card(**civil | {"appellant_label": "plaintiff"})
+    assert side_in_case(read_side("For the claimant."), plaintiff) == "appellant"
+    assert not side_in_case(Side(""), _card())
+
+
 def test_the_tuning_half_of_the_gold_questions():
     scores = evaluate.reading_scores("tune")
     assert scores["n"] == 48

@@ -1,8 +1,13 @@
 """The parties of a Court of Appeal (England and Wales) transcript on its case card: who appeals,
-what each side was below, which is a public body, and what the text calls each side."""
+what each side was below, which is a public body, and what the text calls each side; and the
+stance for a side read from a UK brief."""
 
 from __future__ import annotations
 
+import pytest
+
+from legalnav.answers.research.reading import read_side
+from legalnav.answers.research.stance import ADVERSE, SUPPORTING, CardFacts, outcome_stance
 from legalnav.documents.parsing.judgments.card import case_card
 from legalnav.documents.parsing.judgments.header import is_uk_transcript
 from legalnav.documents.parsing.judgments.uk_sides import uk_parties_of
@@ -141,3 +146,66 @@ def test_a_text_that_contradicts_itself_says_nothing():
         "says another.",
     )
     assert (parties.appellant_below, parties.respondent_below) == ("", "")
+
+
+@pytest.mark.parametrize(
+    ("brief", "parties", "body", "bucket", "position"),
+    [
+        # Objectors against the council that granted permission: they answered and lost.
+        (
+            "We act for local residents challenging the grant of planning permission.",
+            "MORLAND DISTRICT COUNCIL\nAppellant\n- and -\nTHE QUEEN (ON THE APPLICATION OF "
+            "SAVE MORLAND\nRespondent\nMEADOWS LIMITED)",
+            "1. The council appeals against the quashing of a planning permission.\n"
+            "2. For these reasons I would allow the appeal.",
+            ADVERSE,
+            "respondent",
+        ),
+        # The housing authority answered a homelessness appeal and won.
+        (
+            "Brief for the local housing authority on s.204 appeals.",
+            "MS TARA OKAFOR\nAppellant\n- and -\nTHE MAYOR AND BURGESSES OF\nTHE LONDON BOROUGH "
+            "OF NORTHBRIDGE\nRespondent",
+            "1. This is a second appeal in a homelessness case.\n2. I would dismiss the appeal.",
+            SUPPORTING,
+            "respondent",
+        ),
+        # The insurer stands behind the defendant, who appealed and won.
+        (
+            "Acting for the defendant insurer on QOCS set-off.",
+            "MR OWEN PRICE\nAppellant\n \n (Defendant)\n- and -\nMS RUTH ELLIS\n"
+            "Respondent (Claimant)",
+            "1. The question is whether costs may be set off.\n"
+            "2. For these reasons I would allow the appeal.",
+            SUPPORTING,
+            "appellant",
+        ),
+        # The contemnor appealed against committal and lost.
+        (
+            "I act for the alleged contemnor: can a defective committal application be cured?",
+            "ASHWORTH & KEMP (A FIRM)\nClaimant and Respondent\n- and -\nLEE\nDefendant",
+            "1. This is an appeal by the defendant, Mr Daniel Lee, against an order of committal "
+            "made in the County Court at Leeds.\n2. The appeal is dismissed.",
+            ADVERSE,
+            "appellant",
+        ),
+        # HMRC answered the taxpayer's appeal and won.
+        (
+            "For HMRC: is a letter that records the tax due an assessment?",
+            "HOLLYBANK TRADING LIMITED\nAppellant\n- and -\nTHE COMMISSIONERS FOR HER "
+            "MAJESTY’S\nREVENUE AND CUSTOMS\nRespondents",
+            "1. The appellant says no assessment was ever made.\n2. I would dismiss the appeal.",
+            SUPPORTING,
+            "respondent",
+        ),
+    ],
+)
+def test_a_uk_brief_takes_its_stance_from_where_its_side_sat(
+    brief, parties, body, bucket, position
+):
+    from legalnav.answers.research.stance import side_in_case
+
+    side = read_side(brief)
+    facts = CardFacts.of(case_card(transcript(parties, body)))
+    assert side_in_case(side, facts) == position
+    assert outcome_stance(side, facts).bucket == bucket

@@ -180,6 +180,10 @@ def test_listing_filters_are_read_against_the_matters_cards():
     assert lookup.case_doc == 1 and lookup.fact == "judges"
     topic = read_filters("Which cases involve commercial vehicles?", cards)
     assert topic.phrase == ["commercial", "vehicl"] or topic.phrase[0] == "commercial"
+    # A transcript's label may hold a few words: the tenant who was the defendant below.
+    tenant = CardView(doc=2, case_name="Lowe v Marsh", appellant_label="defendant tenant")
+    by_tenants = read_filters("Appeals brought by the tenant", [tenant])
+    assert by_tenants.appellant_label == "tenant" and card_passes(tenant, by_tenants)
 
 
 def test_research_eval_reports_routing_and_stance(capsys):

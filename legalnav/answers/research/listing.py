@@ -410,7 +410,8 @@ def card_passes(card: CardView, f: Filters) -> list[str]:
             and not card.appellant_label
             and card.appellant_role == "state"
         )
-        if card.appellant_label != f.appellant_label and not state_by_name:
+        # A card's label may hold a few words ("defendant contemnor"): any of them will do.
+        if f.appellant_label not in card.appellant_label.split() and not state_by_name:
             return []
         reasons.append(f"appeal brought by the {f.appellant_label}")
     if f.year_from or f.year_to:

@@ -19,10 +19,11 @@ offline stance kept (the trace says so).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from legalnav.answers.research.holding import HoldingMatch, Issue
-from legalnav.answers.research.reading import OPPONENT, Side, read_side
+from legalnav.answers.research.reading import OPPONENT, Side, is_public_body, read_side
 from legalnav.documents.parsing.judgments.treatment import Treatment, treatment_of
 
 __all__ = ["OPPONENT", "Side", "user_side"]
@@ -42,7 +43,13 @@ _LABELS_FOR = {
     "state": {"state"},
     "accused": {"accused"},
     "assessee": {"assessee"},
+    # A claimant was a plaintiff before 1999 (and is one in India still).
+    "claimant": {"claimant", "plaintiff"},
+    "plaintiff": {"plaintiff", "claimant"},
 }
+# Where a party stood in its suit, in a side's own words ("the defendant insurer", "the
+# landlord-claimant"): placed by the card's words for it when the side itself is not.
+_SUIT_WORDS = {"claimant", "defendant", "plaintiff"}
 
 
 # --- the stance of a judgment ---------------------------------------------------------------
@@ -93,8 +100,41 @@ class CardFacts:
 _CRIMINAL_SIDES = {"accused", "complainant"}
 
 
+def _words(label: str) -> set[str]:
+    """A card's label as words: "defendant contemnor" → {"defendant", "contemnor"}."""
+    return set(re.split(r"[\s/-]+", label.lower())) - {""}
+
+
+def _by_words(mine: set[str], theirs: set[str], card: CardFacts) -> str:
+    """The position whose label has one of ``mine`` (or, failing that, the position opposite
+    the one labelled with one of ``theirs``)."""
+    a, r = _words(card.appellant_label), _words(card.respondent_label)
+    theirs = theirs - {""}
+    if a & mine or (r & theirs and not a & theirs):
+        return "appellant"
+    if r & mine or (a & theirs and not r & theirs):
+        return "respondent"
+    return ""
+
+
+def _state_position(card: CardFacts) -> str:
+    """Where the one public body of a case sits (by the parties' names), "" when both or
+    neither side is one."""
+    if card.appellant_role == "state" and card.respondent_role != "state":
+        return "appellant"
+    if card.respondent_role == "state" and card.appellant_role != "state":
+        return "respondent"
+    return ""
+
+
+def _other(position: str) -> str:
+    return {"appellant": "respondent", "respondent": "appellant"}.get(position, "")
+
+
 def side_in_case(side: Side, card: CardFacts) -> str:
     """Where the user's side sat in this judgment: "appellant", "respondent" or ""."""
+    if not side.role:
+        return ""
     if side.role in ("appellant", "respondent", "petitioner"):
         # Only a position is known: compare positions (a petitioner is the one who moved).
         return "respondent" if side.role == "respondent" else "appellant"
@@ -102,37 +142,44 @@ def side_in_case(side: Side, card: CardFacts) -> str:
         return ""
     if side.role in _CRIMINAL_SIDES and card.criminal is False:
         return ""
+    labels = _words(card.appellant_label) | _words(card.respondent_label)
+    public_body = side.role == "state" and is_public_body(side.label)
     if (
         side.role == "state"
+        and not public_body
         and card.criminal is False
-        and "state"
-        not in (
-            card.appellant_label,
-            card.respondent_label,
-        )
+        and "state" not in labels
     ):
         return ""
+    if side.role == "private" or public_body:
+        # A private party against a public body (objectors, a foreign national, a council's
+        # tenant) or the body itself: placed by which side is the public body.
+        state_at = _by_words({"state", "revenue"}, set(), card) or _state_position(card)
+        return state_at if public_body else _other(state_at)
     mine = _LABELS_FOR.get(side.role, {side.role})
     theirs = _LABELS_FOR.get(OPPONENT.get(side.role, ""), {OPPONENT.get(side.role, "")})
-    a, r = card.appellant_label, card.respondent_label
-    if a in mine or (r in theirs and a not in theirs and r):
-        return "appellant"
-    if r in mine or (a in theirs and r not in theirs and a):
-        return "respondent"
+    found = _by_words(mine, theirs, card)
+    if found:
+        return found
+    suit = _words(side.label) & _SUIT_WORDS
+    if suit and side.role not in _SUIT_WORDS:
+        # "the defendant insurer" where the card only says who was the defendant.
+        word = next(iter(suit))
+        found = _by_words(
+            _LABELS_FOR.get(word, {word}), _LABELS_FOR.get(OPPONENT[word], {OPPONENT[word]}), card
+        )
+        if found:
+            return found
     # The State against a private party, read from the names when the text used no label
     # (in a criminal case: the private party is then the accused).
-    if side.role == "revenue" or (side.role in ("state", "accused") and card.criminal):
-        state_side = (
-            "appellant"
-            if card.appellant_role == "state" and card.respondent_role != "state"
-            else "respondent"
-            if card.respondent_role == "state" and card.appellant_role != "state"
-            else ""
-        )
+    if side.role in ("revenue", "assessee") or (
+        side.role in ("state", "accused") and card.criminal
+    ):
+        state_side = _state_position(card)
         if state_side and side.role in ("state", "revenue"):
             return state_side
-        if state_side and side.role == "accused":
-            return "respondent" if state_side == "appellant" else "appellant"
+        if state_side and side.role in ("accused", "assessee"):
+            return _other(state_side)
     if side.role in ("employee", "employer") and card.criminal is not True:
         # A public body against a private person in a service dispute: the body is the employer
         # ("the Board", "the Corporation", a State undertaking), the person its employee.
@@ -163,6 +210,8 @@ def _happened(side: Side, card: CardFacts, position: str, won: bool) -> str:
         if side.role not in ("appellant", "respondent", "petitioner", "party")
         else f"the {position}"
     )
+    if side.role in ("private", "contemnor") or is_public_body(side.label):
+        party = f"the {side.label}"  # "the local objectors", "the council"
     if card.criminal and side.role in ("accused", "state"):
         accused_appealed = (side.role == "accused") == (position == "appellant")
         if accused_appealed:
