@@ -195,6 +195,10 @@ class Corpus:
     def _documents_holding(self, word: str) -> set[int]:
         return {self.owner[r][0] for r in self.bm25.holding(word).tolist()}
 
+    def document_share(self, token: str) -> float:
+        """The share of the corpus's documents with ``token`` (a ``bm25.tokenize`` token)."""
+        return len(self._documents_holding(token)) / max(1, len(self.docs))
+
     def subset(self, positions: list[int]) -> Corpus:
         """A corpus of some of these documents (same indexes and vectors), for ranking inside
         the documents a question names. Dense scores come from the vectors cached with the

@@ -79,3 +79,52 @@ def test_facts_without_a_side_are_asked_back_then_researched_for_the_side_chosen
     expect(cost).to_contain_text("exceed the model's context window (5,000 tokens)")
     shot(page, "research-brief")
     assert page.js_errors == []  # type: ignore[attr-defined]
+
+
+# Issue 32: a matter of 150 real AILA judgments, the dying-declaration cases among 145 others on
+# every kind of issue. The others are the corpus's shortest judgments, so that embedding the
+# matter's passages (done at indexing in production, lazily in tests) stays within a minute.
+def _aila_150() -> list[str]:
+    from tests.research.conftest import aila_path
+
+    folder = aila_path(CASES[0]).parent
+    by_size = sorted(folder.glob("C*.txt"), key=lambda p: (p.stat().st_size, p.stem))
+    others = [p.stem for p in by_size if p.stem not in CASES]
+    return CASES + others[: 150 - len(CASES)]
+
+
+def test_a_brief_over_150_judgments_keeps_judgments_off_the_issue_out_of_support_and_adverse(
+    page, answering
+) -> None:
+    matter = MatterFactory(kind=Matter.Kind.RESEARCH, name="AILA 150")
+    owner = MembershipFactory(matter=matter).user
+    docs = add_judgments(matter, _aila_150())
+    assert len(docs) == 150
+
+    sign_in(page, owner.username)
+    page.goto(f"/matters/{matter.pk}/ask/")
+    page.get_by_role("textbox", name="Question").fill(f"I act for the accused. {FACTS}")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    live = page.locator("#answer-live[data-status=answered]")
+    expect(live).to_be_visible(timeout=300_000)
+    panel = live.locator("section.research")
+    by_key = {d.key: d for d in docs.values()}
+    decided = panel.locator(".evidence-col.ev-supporting .ev-row, .evidence-col.ev-adverse .ev-row")
+    expect(decided.first).to_be_visible()
+    assert decided.count() >= 2
+    for i in range(decided.count()):
+        row = decided.nth(i)
+        key = row.locator(".ev-where .muted").inner_text().strip("[]").split(":")[0]
+        text = " ".join(by_key[key].text.split()).lower()
+        # On the issue: the judgment deals with a dying declaration, and the reason is a
+        # holding of the court quoted verbatim from it.
+        assert "dying declaration" in text, key
+        expect(row.locator(".ev-foot")).to_contain_text("stance from holding")
+        quote = " ".join(row.locator("blockquote").inner_text().strip("“”").split())
+        assert quote and quote.lower() in text.replace("“", "‘").replace("”", "’"), key
+    # Judgments the search found that decide something else are neutral, and say so.
+    neutral = panel.locator(".evidence-col.ev-neutral .ev-row")
+    off_issue = neutral.filter(has_text="does not decide the issue")
+    assert off_issue.count() >= 1
+    shot(page, "research-aila-150")
+    assert page.js_errors == []  # type: ignore[attr-defined]

@@ -430,6 +430,7 @@ def _stances(
         plan.issue.text,
         [(m.documents[d].text, m.cards[d].holdings if d in m.cards else []) for d in order],
         m.search.corpus.embedder,
+        m.search.corpus.document_share,
     )
     for d, match in zip(order, matches, strict=True):
         stance = holding_stance(plan.side, m.facts(d), match, plan.issue)

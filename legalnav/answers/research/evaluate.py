@@ -444,6 +444,23 @@ def judgment_text(folder: Path, source: str, doc: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def _document_share(folder: Path, source: str) -> Callable[[str], float]:
+    """A token's share of the source's judgments (every AILA case document, or every EWCA 2020
+    judgment): the matter research would run in."""
+    from legalnav.retrieval.bm25 import tokenize
+
+    files = sorted(
+        (folder / "aila2019" / "casedocs").glob("*.txt")
+        if source == "aila"
+        else (folder / "uk-ewca-civ-2020" / "txt").glob("*.txt")
+    )
+    counts: dict[str, int] = {}
+    for f in files:
+        for token in set(tokenize(f.read_text(encoding="utf-8", errors="replace"))):
+            counts[token] = counts.get(token, 0) + 1
+    return lambda token: counts.get(token, 0) / max(1, len(files))
+
+
 def stance_set_scores(
     name: str, folder: Path, *, embedder: object | None = None
 ) -> dict[str, object]:
@@ -456,6 +473,7 @@ def stance_set_scores(
     from legalnav.documents.parsing.judgments import case_card
 
     rows = stance_pairs(name, folder)
+    shares = {src: _document_share(folder, src) for src in {str(r["source"]) for r in rows}}
     cards: dict[tuple[str, str], tuple[str, object]] = {}
     results: list[dict[str, object]] = []
     for r in rows:
@@ -466,7 +484,7 @@ def stance_set_scores(
         text, card = cards[(source, doc)]
         reading = read_question(str(r["brief"]))
         issue = issue_of(str(r["brief"]), reading.proposition, reading.proposition_from)
-        match = match_holdings(issue.text, [(text, card.holdings)], embedder)[0]  # type: ignore[attr-defined]
+        match = match_holdings(issue.text, [(text, card.holdings)], embedder, shares[source])[0]  # type: ignore[attr-defined]
         stance = holding_stance(reading.side, CardFacts.of(card), match, issue)
         results.append(
             {

@@ -9,7 +9,10 @@ holdings comes near the issue does not decide it, whoever won: it is neutral, "d
 
 Nearness is the cosine of the sentence embeddings of the issue and each holding (the matter's
 embedder), or, where a matter has no embedder, the share of the issue's content words the holding
-uses. The floors were tuned on the old stance sets only (``research_eval stance --set tune``); a
+uses. Near is not enough where the issue has words of its own: words few of the matter's
+judgments use ("dying declaration", "unduly harsh"). A judgment none of whose holdings uses one
+of them is off the issue however near its sentences sound ("the accused", "the conviction" are
+everywhere in a criminal matter). The floors were tuned on the old stance sets only (``research_eval stance --set tune``); a
 question that states no issue of its own (a long statement of facts with only "prepare a brief")
 is not matched: its stance stays with the outcome, and says so.
 """
@@ -17,17 +20,21 @@ is not matched: its stance stays with the outcome, and says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+
+from legalnav.retrieval.bm25 import tokenize
 
 # Below this cosine between the issue and a judgment's nearest holding, the judgment does not
 # decide the issue. Tuned on the old sets (AILA stance pairs and the EWCA tuning set).
 ON_ISSUE_MIN_COSINE = 0.50
 # The same floor for the lexical match: the share of the issue's content words in the holding.
 ON_ISSUE_MIN_SHARE = 0.15
+# A word of the issue that fewer than this share of the matter's judgments use is the issue's own.
+DISTINCTIVE_SHARE = 0.25
 # A question up to this long names its issue in its own words ("convicted on a dying declaration
 # … can the conviction stand?"); a longer one is a statement of facts, whose issue is the
 # proposition it states, if any (the facts are not the issue).
@@ -71,17 +78,22 @@ class Issue:
     words: str  # how the stance names it: "does not decide <words>"
 
 
+# A sentence that only says whom the lawyer acts for ("I act for the accused."): not the issue.
+_SIDE_ONLY = re.compile(
+    r"(?:^|(?<=[.?!]\s))(?:i|we)\s+(?:act|appear)\s+for\s+(?:the\s+|my\s+|our\s+)?[\w' -]{2,40}?[.:]\s*",
+    re.I,
+)
+
+
 def issue_of(question: str, proposition: str, proposition_from: str) -> Issue:
     """What a judgment must decide to be authority here: a short question as asked (its facts
-    name the issue: "convicted on a dying declaration …"), else the proposition it states;
-    none when a long statement of facts states none."""
-    q = " ".join(question.split())
-    stated = proposition_from.startswith(_STATED)
-    words = issue_words(proposition if stated else q)
+    name the issue: "convicted on a dying declaration …"), less a sentence that only names the
+    side, else the proposition it states; none when a long statement of facts states none."""
+    q = _SIDE_ONLY.sub("", " ".join(question.split())).strip() or " ".join(question.split())
     if len(q) <= ISSUE_MAX_CHARS:
-        return Issue(q, words)
-    if stated:
-        return Issue(proposition, words)
+        return Issue(q, issue_words(q))
+    if proposition_from.startswith(_STATED):
+        return Issue(proposition, issue_words(proposition))
     return Issue("", "")
 
 
@@ -95,6 +107,17 @@ def issue_words(issue: str) -> str:
 
 def _content(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def distinctive_tokens(issue: str, share: Callable[[str], float]) -> set[str]:
+    """The issue's own words, as index tokens: used by some but under DISTINCTIVE_SHARE of the
+    matter's judgments (``share`` gives a token's share)."""
+    out = set()
+    for word in _content(issue):
+        for token in tokenize(word):
+            if 0 < share(token) < DISTINCTIVE_SHARE:
+                out.add(token)
+    return out
 
 
 def quote_of(text: str, start: int, end: int) -> str:
@@ -118,12 +141,16 @@ def match_holdings(
     issue: str,
     judgments: Sequence[tuple[str, Sequence[object]]],
     embedder: Embeds | None = None,
+    share: Callable[[str], float] | None = None,
 ) -> list[HoldingMatch | None]:
     """For each (text, holdings) judgment, its holding nearest ``issue`` (None when the issue is
-    empty or the judgment has no holding read). All holdings are embedded in one batch."""
+    empty or the judgment has no holding read). All holdings are embedded in one batch.
+    ``share`` (a token's share of the matter's judgments) finds the issue's own words; a
+    judgment whose holdings use none of them is off the issue."""
     spans = [_holding_spans(h) for _, h in judgments]
     if not issue.strip():
         return [None] * len(judgments)
+    own = distinctive_tokens(issue, share) if share is not None else set()
     sentences = [
         " ".join(text[a:b].split())
         for (text, _), ss in zip(judgments, spans, strict=True)
@@ -142,12 +169,19 @@ def match_holdings(
     i = 0
     for (text, _), ss in zip(judgments, spans, strict=True):
         best: HoldingMatch | None = None
+        uses_own = not own or any(own & set(tokenize(text[a:b])) for a, b, _p in ss)
         for a, b, paragraph in ss:
             score = scores[i]
             i += 1
             if best is None or score > best.score:
                 best = HoldingMatch(
-                    quote_of(text, a, b), a, b, paragraph, round(score, 4), by, score >= floor
+                    quote_of(text, a, b),
+                    a,
+                    b,
+                    paragraph,
+                    round(score, 4),
+                    by,
+                    score >= floor and uses_own,
                 )
         out.append(best)
     return out

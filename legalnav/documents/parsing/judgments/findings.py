@@ -62,7 +62,7 @@ _REPORTS = re.compile(
     r"\b(?:learned\s+counsel|counsel\s+for|submitted|submissions?|contended|contentions?|"
     r"argued|urged|it\s+was\s+said|deposed|testified|P\.?\s?W\.?\s*-?\s*\d|stated\s+that|"
     r"observed\s+(?:as\s+(?:under|follows)|that)|reads?\s+as\s+(?:under|follows)|"
-    r"in\s+the\s+words\s+of|grounds?\s+of\s+appeal)\b",
+    r"in\s+the\s+words\s+of|grounds?\s+of\s+appeal|supra|it\s+was\s+held)\b",
     re.I,
 )
 _CITATION = re.compile(
@@ -73,7 +73,7 @@ _QUOTED = re.compile(r"^[\"“‘'(]")
 MAX_FINDINGS = 5
 MAX_HOLDINGS = 25
 _FINDING_CHARS = 400
-_MIN_HOLDING_SCORE = 2
+_MIN_HOLDING_SCORE = 1
 
 
 def holding_score(sentence: str, at: float) -> int:
