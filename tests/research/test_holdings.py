@@ -86,6 +86,7 @@ def test_a_judgment_whose_holdings_are_off_the_issue_does_not_decide_it() -> Non
         [(on, findings(on)[1]), (off, findings(off)[1])],
         WordVectors(),
         lambda token: share(token, 0.9),
+        judgments_in_matter=100,
     )
     assert matches[0] is not None and matches[1] is not None
     assert matches[0].on_issue and matches[0].quote.startswith("We are of the opinion")

@@ -431,6 +431,7 @@ def _stances(
         [(m.documents[d].text, m.cards[d].holdings if d in m.cards else []) for d in order],
         m.search.corpus.embedder,
         m.search.corpus.document_share,
+        len(m.documents),
     )
     for d, match in zip(order, matches, strict=True):
         stance = holding_stance(plan.side, m.facts(d), match, plan.issue)

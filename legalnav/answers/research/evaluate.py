@@ -444,7 +444,7 @@ def judgment_text(folder: Path, source: str, doc: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _document_share(folder: Path, source: str) -> Callable[[str], float]:
+def _document_share(folder: Path, source: str) -> tuple[Callable[[str], float], int]:
     """A token's share of the source's judgments (every AILA case document, or every EWCA 2020
     judgment): the matter research would run in."""
     from legalnav.retrieval.bm25 import tokenize
@@ -458,7 +458,7 @@ def _document_share(folder: Path, source: str) -> Callable[[str], float]:
     for f in files:
         for token in set(tokenize(f.read_text(encoding="utf-8", errors="replace"))):
             counts[token] = counts.get(token, 0) + 1
-    return lambda token: counts.get(token, 0) / max(1, len(files))
+    return lambda token: counts.get(token, 0) / max(1, len(files)), len(files)
 
 
 def stance_set_scores(

@@ -33,8 +33,11 @@ from legalnav.retrieval.bm25 import tokenize
 ON_ISSUE_MIN_COSINE = 0.50
 # The same floor for the lexical match: the share of the issue's content words in the holding.
 ON_ISSUE_MIN_SHARE = 0.15
-# A word of the issue that fewer than this share of the matter's judgments use is the issue's own.
+# A word of the issue that fewer than this share of the matter's judgments use is the issue's own,
+# in a matter of at least OWN_WORDS_MIN_JUDGMENTS judgments: in a smaller one the judgments were
+# chosen for the issue, and a word one of them happens to use says nothing.
 DISTINCTIVE_SHARE = 0.25
+OWN_WORDS_MIN_JUDGMENTS = 20
 # A question up to this long names its issue in its own words ("convicted on a dying declaration
 # … can the conviction stand?"); a longer one is a statement of facts, whose issue is the
 # proposition it states, if any (the facts are not the issue).
@@ -142,15 +145,20 @@ def match_holdings(
     judgments: Sequence[tuple[str, Sequence[object]]],
     embedder: Embeds | None = None,
     share: Callable[[str], float] | None = None,
+    judgments_in_matter: int = 0,
 ) -> list[HoldingMatch | None]:
     """For each (text, holdings) judgment, its holding nearest ``issue`` (None when the issue is
     empty or the judgment has no holding read). All holdings are embedded in one batch.
-    ``share`` (a token's share of the matter's judgments) finds the issue's own words; a
-    judgment whose holdings use none of them is off the issue."""
+    ``share`` (a token's share of the matter's ``judgments_in_matter`` judgments) finds the
+    issue's own words; a judgment whose holdings use none of them is off the issue."""
     spans = [_holding_spans(h) for _, h in judgments]
     if not issue.strip():
         return [None] * len(judgments)
-    own = distinctive_tokens(issue, share) if share is not None else set()
+    own = (
+        distinctive_tokens(issue, share)
+        if share is not None and judgments_in_matter >= OWN_WORDS_MIN_JUDGMENTS
+        else set()
+    )
     sentences = [
         " ".join(text[a:b].split())
         for (text, _), ss in zip(judgments, spans, strict=True)
