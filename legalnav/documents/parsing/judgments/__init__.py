@@ -40,7 +40,12 @@ from legalnav.documents.parsing.judgments.chunks import (
 )
 from legalnav.documents.parsing.judgments.findings import MAX_FINDINGS, Finding, findings
 from legalnav.documents.parsing.judgments.header import looks_like_judgment
-from legalnav.documents.parsing.judgments.outcome import OUTCOMES, closing_outcome, operative_result
+from legalnav.documents.parsing.judgments.outcome import (
+    OUTCOMES,
+    closing_outcome,
+    operative_result,
+    uk_outcome,
+)
 from legalnav.documents.parsing.judgments.paragraphs import (
     Paragraph,
     paragraph_at,
@@ -80,6 +85,7 @@ __all__ = [
     "case_name_key",
     "cases_cited",
     "closing_outcome",
+    "uk_outcome",
     "operative_result",
     "findings",
     "looks_like_judgment",
