@@ -34,9 +34,10 @@ logger = logging.getLogger(__name__)
 # The version of what the card reader (parsing.judgments.case_card) reads from a judgment. Raise
 # it when a change reads existing judgments differently (2: the winner of an appeal "disposed
 # of", from its operative order; 3: holdings as the court's reasoning sentences, scored; 4: a
-# transcript's sides, what each was below, its public bodies and its contemnor), so that
-# case_cards_refresh re-reads the cards built before.
-CARD_READER_VERSION = 4
+# transcript's sides, what each was below, its public bodies and its contemnor; 5: an English
+# judgment's outcome from the lead judgment's conclusion, not the concurrences or a dissent),
+# so that case_cards_refresh re-reads the cards built before.
+CARD_READER_VERSION = 5
 
 _DEFER_LINKING: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "defer_linking", default=False

@@ -13,6 +13,7 @@ from legalnav.documents.parsing.judgments.header import (
     case_number,
     court,
     decided,
+    is_english_judgment,
     is_uk_transcript,
     judges,
     judicial_treatment,
@@ -21,7 +22,11 @@ from legalnav.documents.parsing.judgments.header import (
     uk_case_number,
     uk_judges,
 )
-from legalnav.documents.parsing.judgments.outcome import closing_outcome, operative_result
+from legalnav.documents.parsing.judgments.outcome import (
+    closing_outcome,
+    operative_result,
+    uk_outcome,
+)
 from legalnav.documents.parsing.judgments.paragraphs import paragraph_at, paragraphs
 from legalnav.documents.parsing.judgments.parties import (
     VERSUS,
@@ -124,7 +129,9 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
             more_r, "" if card.respondent_label in suit else card.respondent_label
         )
 
-    card.outcome, card.outcome_text, out_at = closing_outcome(text)
+    # A transcript's order is in the lead judgment's conclusion, before the concurrences.
+    english = uk or is_english_judgment(header)
+    card.outcome, card.outcome_text, out_at = uk_outcome(text) if english else closing_outcome(text)
     owner = paragraph_at(paras, out_at) if out_at >= 0 else None
     card.outcome_paragraph = owner.number if owner else 0
     card.winner = {

@@ -101,6 +101,14 @@ def is_uk_transcript(header: str) -> bool:
     )
 
 
+def is_english_judgment(header: str) -> bool:
+    """Whether the header is an English judgment's: a transcript, or one with an English neutral
+    citation or the Royal Courts of Justice (a family appeal with no "Between:" the parties)."""
+    return is_uk_transcript(header) or bool(
+        re.search(r"\[\d{4}\]\s+(?:EWCA|EWHC|UKSC|UKUT)\b|Royal Courts of Justice", header)
+    )
+
+
 def case_number(header: str) -> str:
     m = _CASE_NUMBER.search(header)
     return " ".join(m.group(1).split())[:200] if m else ""
