@@ -117,8 +117,12 @@ def test_a_judgment_whose_holdings_are_off_the_issue_does_not_decide_it() -> Non
 def test_a_long_statement_of_facts_states_no_issue_unless_it_states_a_proposition() -> None:
     facts = "The appellant was appointed in 1961. " * 40
     assert issue_of(facts, "brief for the appellant", "topic") == Issue("", "")
-    stated = issue_of(facts, "a stigmatic termination is void", "that-clause")
+    asked = facts + "Find authorities that a stigmatic termination is void."
+    stated = issue_of(asked, "a stigmatic termination is void", "that-clause")
     assert stated.text == "a stigmatic termination is void"
+    # A "that" of the story is not the lawyer's proposition.
+    told = facts + "The High Court held that the termination was simpliciter."
+    assert issue_of(told, "the termination was simpliciter", "that-clause") == Issue("", "")
 
 
 def test_the_issues_own_words_are_those_few_judgments_use() -> None:

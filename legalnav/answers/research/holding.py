@@ -94,10 +94,30 @@ def issue_of(question: str, proposition: str, proposition_from: str) -> Issue:
     side, else the proposition it states; none when a long statement of facts states none."""
     q = _SIDE_ONLY.sub("", " ".join(question.split())).strip() or " ".join(question.split())
     if len(q) <= ISSUE_MAX_CHARS:
-        return Issue(q, issue_words(q))
-    if proposition_from.startswith(_STATED):
+        # Named by the proposition where the question states one in so many words.
+        said = proposition if proposition_from in ("that-clause", "stated", "their case") else q
+        return Issue(q, issue_words(said))
+    if proposition_from.startswith(_STATED) and _asked_for(q, proposition):
         return Issue(proposition, issue_words(proposition))
     return Issue("", "")
+
+
+# In a long statement of facts, "that …" is as often the story ("the High Court held that …")
+# as the lawyer's proposition; it is the proposition only in a sentence that asks for authority.
+_ASKS = re.compile(
+    r"\b(?:find|give|research|brief|authorit\w*|precedents?|cases|argue|argument|submit|"
+    r"contend|establish|support\w*|whether)\b",
+    re.I,
+)
+
+
+def _asked_for(question: str, proposition: str) -> bool:
+    head = " ".join(proposition.split()[:6])
+    at = question.lower().find(head.lower()) if head else -1
+    if at < 0:
+        return True  # reworded by the reader (a "whether" turned round for the side)
+    start = max(question.rfind(". ", 0, at), question.rfind("? ", 0, at)) + 1
+    return bool(_ASKS.search(question[start:at]))
 
 
 def issue_words(issue: str) -> str:
