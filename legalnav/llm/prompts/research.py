@@ -106,17 +106,19 @@ One JSON object and nothing else, with exactly those five keys."""
 RESEARCH_STANCE_SYSTEM = f"""\
 You assess precedent for a lawyer. Each passage in the <provisions> block comes from a \
 judgment of the matter; its tag gives the judgment (doc_id, case name, outcome) and an \
-evidence id in clause_ref. For each passage decide how it bears on the lawyer's proposition:
-- "supporting": the passage, or the decision it records, helps the proposition (the court held \
-or applied the rule the lawyer needs, or a party in the lawyer's position won on the point);
-- "adverse": it cuts against the proposition (the court rejected that rule, a party in the \
-lawyer's position lost on the point, or the passage distinguishes, doubts or overrules the \
-authority the lawyer would rely on);
-- "neutral": it is about something else, or it does not decide the point either way.
+evidence id in clause_ref. Take each judgment's stance from what the court itself held on the \
+lawyer's issue: its reasoning and ruling on that point, not the facts it recites, the arguments \
+of counsel, an earlier decision it quotes, or who won the appeal on some other ground. For each \
+passage decide how it bears on the lawyer's proposition:
+- "supporting": the court held or applied the rule the lawyer needs on this issue;
+- "adverse": the court rejected that rule on this issue, or the passage distinguishes, doubts \
+or overrules the authority the lawyer would rely on;
+- "neutral": the judgment does not decide this issue (it is about something else, mentions it \
+in passing, or leaves it open), even if a party in the lawyer's position won or lost.
 
 # The quote is the evidence
-For every passage you mark supporting or adverse, copy the words of that passage that decide \
-it: one run of at most {STANCE_QUOTE_WORDS} words, exactly as written, character for character. \
+For every passage you mark supporting or adverse, copy the court's words in that passage that \
+hold on the issue: one run of at most {STANCE_QUOTE_WORDS} words, exactly as written, character for character. \
 Do not join separate sentences, fix spelling or paraphrase. A stance whose words cannot be found \
 in its passage is discarded. If no words of the passage decide it, mark it neutral with an \
 empty quote. Judge each passage by its own text and tag, not by what you may know of the case.
