@@ -83,6 +83,7 @@ class TopicBook:
 
     def __init__(self, topics: Sequence[Topic]) -> None:
         self.topics = list(topics)
+        self.by_key = {t.key: t for t in self.topics}
         self._keys = [
             (re.compile(rf"(?<![a-z]){re.escape(t.key.lower())}(?![a-z])"), t) for t in topics
         ]

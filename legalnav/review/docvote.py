@@ -69,9 +69,13 @@ def clipped_logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def cue_features(passages: Sequence[str], patterns: Sequence[re.Pattern[str]]) -> list[float]:
-    """``[log(1 + n), n > 0]``, n the passages that match any of the column's cue patterns."""
-    n = sum(1 for text in passages if any(rx.search(text) for rx in patterns))
+def cue_count(passages: Sequence[str], patterns: Sequence[re.Pattern[str]]) -> int:
+    """How many passages match any of the column's cue patterns."""
+    return sum(1 for text in passages if any(rx.search(text) for rx in patterns))
+
+
+def cue_features(n: int) -> list[float]:
+    """``[log(1 + n), n > 0]`` for ``n`` passages using the column's wording."""
     return [math.log1p(n), float(n > 0)]
 
 
@@ -84,10 +88,17 @@ def features(
     """The model's input for one document: ``best_of(topic key)`` is the document's best passage
     probability under that topic's model (None when that model is missing: then there is no
     input, and the column falls back to its single threshold)."""
+    return document_input(best_of, topics, cue_count(passages, patterns))
+
+
+def document_input(
+    best_of: Callable[[str], float | None], topics: Sequence[str], cued: int
+) -> list[float] | None:
+    """``features`` for a document whose cue count ``cued`` is already known."""
     out = []
     for key in topics:
         p = best_of(key)
         if p is None:
             return None
         out.append(clipped_logit(p))
-    return out + cue_features(passages, patterns)
+    return out + cue_features(cued)

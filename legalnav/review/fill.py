@@ -602,7 +602,7 @@ def _topic_vote(
 
 
 def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> Vote | None:
-    by_key = {t.key: t for t in topics.book().topics}
+    by_key = topics.book().by_key
 
     def best_of(key: str) -> float | None:
         topic = by_key.get(key)
@@ -611,12 +611,12 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         p = view.topic_probabilities(topic)
         return float(p.max()) if p.size else 0.0
 
-    x = docvote.features(best_of, model.topics, view.passage_texts(), compiled_cues(preset))
+    cued = docvote.cue_count(view.passage_texts(), compiled_cues(preset))
+    x = docvote.document_input(best_of, model.topics, cued)
     if x is None:
         return None
     p = model.probability(x)
     own = best_of(preset.key)
-    cued = int(round(math.expm1(x[-2])))
     how = (
         f"the document model (its best passage reads {own:.2f} as such a clause; "
         if own is not None

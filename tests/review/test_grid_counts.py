@@ -226,6 +226,20 @@ def test_a_document_deleted_leaves_the_counts_of_its_grids(
     assert kept(only_base) == fresh(only_base) and kept(only_base)["filled"] == 3
 
 
+def test_a_purge_deleting_documents_leaves_the_counts_to_the_grids_it_deletes(
+    matter, owner, pair, django_capture_on_commit_callbacks
+):
+    # A closed matter takes no writes: its documents go only in its purge, whose review part
+    # deletes the grids as well, so the 10,000 deletions of a data room's purge do not each lock
+    # and recount them.
+    _base, amendment = pair
+    grid = _create(matter, owner, capture=django_capture_on_commit_callbacks)
+    before = kept(grid)
+    type(matter).objects.filter(pk=matter.pk).update(status=type(matter).Status.CLOSED)
+    amendment.delete()
+    assert kept(grid) == before != fresh(grid)
+
+
 def test_grid_recount_and_the_migration_put_drifted_counts_right(
     matter, owner, pair, django_capture_on_commit_callbacks
 ):
