@@ -366,3 +366,21 @@ def test_a_side_choice_on_the_page_asks_the_question_again(research_matter, judg
     assert response.status_code == 303
     asked = Query.objects.filter(matter=research_matter).order_by("-pk").first()
     assert asked.pk != query.pk and asked.question == choice and asked.asked_by == member.user
+
+
+def test_a_long_statement_of_facts_asking_only_for_a_brief_says_its_proposition_is_not_stated(
+    research_matter, judgments
+):
+    from legalnav.answers.research.evaluate import AILA_BRIEF
+
+    facts = (
+        "The appellant was tried for the murder of his wife, who died of burns in their house. "
+        "Before she died she told the Magistrate that her husband had poured kerosene on her. "
+    ) * 8
+    query = ask(research_matter, AILA_BRIEF.format(facts=facts))
+    run = ResearchRun.objects.get(query=query)
+    assert run.route == "deep" and run.proposition.startswith("not stated")
+    assert "Proposition: not stated" in query.answer.text
+    # Nothing was matched against the holdings: each stance comes from the outcome.
+    sources = set(ResearchEvidence.objects.filter(run=run).values_list("stance_source", flat=True))
+    assert "holding" not in sources and sources & {"outcome", "none"}

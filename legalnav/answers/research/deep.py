@@ -155,14 +155,32 @@ def _plan_offline(question: str, route: Route) -> Plan:
         }
     )
     adverse = _ADVERSE_WORDS.get(side.role, "appeal dismissed contention rejected")
+    issue = issue_of(question, proposition, reading.proposition_from)
+    if not issue.text:
+        # A long statement of facts that asks only for a brief: what the reader took for a
+        # proposition is the story or the request, so it is neither shown nor searched for.
+        return Plan(
+            proposition=NOT_STATED,
+            side=side,
+            issues=issues[:4],
+            queries=[question],
+            adverse_queries=[f"{question} {adverse}"],
+            issue=issue,
+        )
     return Plan(
         proposition=proposition,
         side=side,
         issues=issues[:4],
         queries=[question] + ([proposition] if proposition != question else []),
         adverse_queries=[f"{proposition} {adverse}"],
-        issue=issue_of(question, proposition, reading.proposition_from),
+        issue=issue,
     )
+
+
+NOT_STATED = (
+    "not stated (the question sets out facts and asks for a brief, so each judgment's stance "
+    "comes from its outcome for your side, not from a holding on a stated issue)"
+)
 
 
 def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provider: Any) -> Result:  # noqa: ANN401
@@ -230,7 +248,8 @@ def _expand_step(trace: Trace, question: str, plan: Plan) -> list[str]:
         added = [words for rx, words in THESAURUS if rx.search(question)]
         queries = list(plan.queries)
         if added:
-            queries.append(f"{plan.proposition} {' '.join(added)}")
+            stated = plan.proposition if plan.issue.text else question
+            queries.append(f"{stated} {' '.join(added)}")
         rec.outputs = {"thesaurus": added, "queries": queries}
     return queries
 
