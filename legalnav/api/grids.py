@@ -16,7 +16,7 @@ from legalnav.answers.report import DocumentRef
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.api.schemas import CleanStr, Id, Paged, PageParams
 from legalnav.api.selectors import matter_access
-from legalnav.api.services import _queue_down, writes
+from legalnav.api.writes import queue_down, writes
 from legalnav.matters.access import Action
 from legalnav.review import actions, selectors
 from legalnav.review.actions import ColumnSpec, GridRejected
@@ -262,7 +262,7 @@ def grid_create(*, user: object, matter_id: object, body: GridCreateBody, via: s
             headers={"Retry-After": str(exc.decision.retry_after)},
         ) from None
     except actions.JobQueueDown as exc:
-        raise _queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
+        raise queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
     return grid_out(grid)
 
 
@@ -330,7 +330,7 @@ def grid_retry(
     try:
         done = actions.grid_retry(matter=matter, user=user, grid=grid, via=via, refill=refill)
     except actions.JobQueueDown:
-        raise _queue_down() from None
+        raise queue_down() from None
     if not done:
         raise ApiError(409, "not_retryable", f"G{grid.pk} is {grid.status}: nothing to resume.")
     grid.refresh_from_db()

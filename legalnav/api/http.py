@@ -75,7 +75,7 @@ class BearerToken(HttpBearer):
         return user
 
     def authenticate(self, request: HttpRequest, token: str) -> object:
-        # The user returned carries its token (tokens.acting_token): the write services hold it
+        # The user returned carries its token (tokens.acting_token): the writes (``api.writes``) hold it
         # to the token's scope (tokens.token_require_write), for this door and MCP alike.
         try:
             found = api_token_authenticate(raw=token)

@@ -14,7 +14,7 @@ from legalnav.answers.report import DocumentRef
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.api.schemas import CleanStr, Id, Paged, PageParams
 from legalnav.api.selectors import matter_access
-from legalnav.api.services import _queue_down, writes
+from legalnav.api.writes import queue_down, writes
 from legalnav.matters.access import Action
 from legalnav.review import actions, playbooks, selectors
 from legalnav.review.actions import GridRejected
@@ -322,7 +322,7 @@ def playbook_apply(*, user: object, matter_id: object, body: ApplyBody, via: str
             headers={"Retry-After": str(exc.decision.retry_after)},
         ) from None
     except actions.JobQueueDown as exc:
-        raise _queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
+        raise queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
     return run_out(run)
 
 

@@ -5,7 +5,7 @@ SHA-256 only, so a leaked database does not leak working tokens; lookups are by 
 checking a token costs one indexed query and never compares secrets character by character.
 
 A token may expire (``expires_at``, chosen at creation) and may be read-only. The scope is
-enforced in one place, ``token_require_write``, which every write service of ``api.services``
+enforced in one place, ``token_require_write``, which every write of ``api.writes``
 calls first: both doors that take tokens (the JSON API and the MCP server) write only through
 those services, with the user that ``api_token_authenticate`` returned, which carries the token
 it came with (``acting_token``). Pages act for a signed-in user, who carries no token, and are
@@ -195,8 +195,8 @@ def acting_token(user: object) -> ApiToken | None:
 def token_require_write(user: object) -> None:
     """Refuse a write (403 ``read_only_token``) when the user acts with a read-only token.
 
-    The one check of a token's scope: every write service of ``api.services`` calls it before
-    anything else, and the JSON API and the MCP server write only through those services."""
+    The one check of a token's scope: every write of ``api.writes`` calls it before
+    anything else, and the JSON API and the MCP server write only through those writes."""
     token = acting_token(user)
     if token is not None and token.read_only:
         raise ApiError(

@@ -14,7 +14,7 @@ from django.urls import reverse
 from ninja import File, Form, Query, Status, UploadedFile
 from pydantic import Field, WithJsonSchema
 
-from legalnav.api import grids, playbooks, schemas, selectors, services
+from legalnav.api import grids, playbooks, schemas, selectors, writes
 from legalnav.api.errors import MAX_ID
 from legalnav.api.http import ApiRequest, BearerToken, api, archive_upload_checks, upload_checks
 from legalnav.api.search import matter_search
@@ -72,7 +72,7 @@ def matters_detail(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
     response={200: schemas.MatterOut, (401, 403, 404, 409): Err},
 )
 def matters_close(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
-    return services.matter_close(user=request.auth, matter_id=matter_id, via=VIA)
+    return writes.matter_close(user=request.auth, matter_id=matter_id, via=VIA)
 
 
 @api.get(
@@ -92,7 +92,7 @@ def matters_close(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
     },
 )
 def matters_handover(request: ApiRequest, matter_id: PathId) -> StreamingHttpResponse:
-    handover = services.matter_handover(user=request.auth, matter_id=matter_id, via=VIA)
+    handover = writes.matter_handover(user=request.auth, matter_id=matter_id, via=VIA)
     response = StreamingHttpResponse(handover.chunks, content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="{handover.filename}"'
     return response
@@ -105,7 +105,7 @@ def matters_handover(request: ApiRequest, matter_id: PathId) -> StreamingHttpRes
     response={200: schemas.MatterOut, (401, 403, 404, 409): Err},
 )
 def matters_reopen(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
-    return services.matter_reopen(user=request.auth, matter_id=matter_id, via=VIA)
+    return writes.matter_reopen(user=request.auth, matter_id=matter_id, via=VIA)
 
 
 @api.put(
@@ -117,7 +117,7 @@ def matters_reopen(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
 def matters_retention(
     request: ApiRequest, matter_id: PathId, body: schemas.RetentionIn
 ) -> schemas.MatterOut:
-    return services.matter_retention(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+    return writes.matter_retention(user=request.auth, matter_id=matter_id, body=body, via=VIA)
 
 
 @api.post(
@@ -129,7 +129,7 @@ def matters_retention(
 def matters_purge_request(
     request: ApiRequest, matter_id: PathId, body: schemas.TypedNameIn
 ) -> schemas.MatterOut:
-    return services.matter_purge_request(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+    return writes.matter_purge_request(user=request.auth, matter_id=matter_id, body=body, via=VIA)
 
 
 @api.delete(
@@ -139,7 +139,7 @@ def matters_purge_request(
     response={200: schemas.MatterOut, (401, 403, 404, 409): Err},
 )
 def matters_purge_withdraw(request: ApiRequest, matter_id: PathId) -> schemas.MatterOut:
-    return services.matter_purge_withdraw(user=request.auth, matter_id=matter_id, via=VIA)
+    return writes.matter_purge_withdraw(user=request.auth, matter_id=matter_id, via=VIA)
 
 
 @api.post(
@@ -153,7 +153,7 @@ def matters_purge_withdraw(request: ApiRequest, matter_id: PathId) -> schemas.Ma
 def matters_purge(
     request: ApiRequest, matter_id: PathId, body: schemas.TypedNameIn
 ) -> schemas.PurgeOut:
-    return services.matter_purge(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+    return writes.matter_purge(user=request.auth, matter_id=matter_id, body=body, via=VIA)
 
 
 # --- documents --------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def documents_upload(
     file: File[UploadedFile],
     form: Form[schemas.UploadForm],
 ) -> Status[schemas.UploadOut]:
-    result = services.document_upload(
+    result = writes.document_upload(
         user=request.auth,
         matter_id=matter_id,
         filename=file.name or "document",
@@ -215,7 +215,7 @@ def documents_upload(
 def archives_upload(
     request: ApiRequest, matter_id: PathId, file: File[UploadedFile]
 ) -> Status[schemas.ArchiveOut]:
-    result = services.archive_upload(
+    result = writes.archive_upload(
         user=request.auth,
         matter_id=matter_id,
         filename=file.name or "upload.zip",
@@ -242,7 +242,7 @@ def documents_detail(request: ApiRequest, document_id: PathId) -> schemas.Docume
     response={204: None, (401, 403, 404, 409): Err},
 )
 def documents_delete(request: ApiRequest, document_id: PathId) -> HttpResponse:
-    services.document_remove(user=request.auth, document_id=document_id, via=VIA)
+    writes.document_remove(user=request.auth, document_id=document_id, via=VIA)
     return HttpResponse(status=204)
 
 
@@ -257,9 +257,7 @@ def documents_reindex(
     request: ApiRequest, document_id: PathId, body: schemas.ReindexBody | None = None
 ) -> Status[schemas.ReindexOut]:
     force = body is not None and body.force
-    result = services.document_retry(
-        user=request.auth, document_id=document_id, force=force, via=VIA
-    )
+    result = writes.document_retry(user=request.auth, document_id=document_id, force=force, via=VIA)
     return Status(202, result)
 
 
@@ -275,7 +273,7 @@ def documents_reindex(
 def documents_link(
     request: ApiRequest, document_id: PathId, body: schemas.LinkBody
 ) -> schemas.DocumentOut:
-    return services.document_link(
+    return writes.document_link(
         user=request.auth, document_id=document_id, accept=body.accept, via=VIA
     )
 
@@ -288,7 +286,7 @@ def documents_link(
     response={200: schemas.DocumentOut, (401, 403, 404, 409): Err},
 )
 def documents_cancel(request: ApiRequest, document_id: PathId) -> schemas.DocumentOut:
-    return services.document_cancel(user=request.auth, document_id=document_id, via=VIA)
+    return writes.document_cancel(user=request.auth, document_id=document_id, via=VIA)
 
 
 @api.get(
@@ -359,7 +357,7 @@ def search(
 def queries_create(
     request: ApiRequest, response: HttpResponse, matter_id: PathId, body: schemas.AskBody
 ) -> Status[schemas.QueryOut]:
-    result = services.question_ask(user=request.auth, matter_id=matter_id, body=body, via=VIA)
+    result = writes.question_ask(user=request.auth, matter_id=matter_id, body=body, via=VIA)
     response["Location"] = reverse("api:queries_detail", args=[result.matter_id, result.id])
     return Status(202, result)
 
@@ -396,7 +394,7 @@ def queries_detail(request: ApiRequest, matter_id: PathId, query_id: PathId) -> 
 def queries_retry(
     request: ApiRequest, matter_id: PathId, query_id: PathId
 ) -> Status[schemas.QueryOut]:
-    result = services.question_retry(
+    result = writes.question_retry(
         user=request.auth, matter_id=matter_id, query_id=query_id, via=VIA
     )
     return Status(202, result)
@@ -409,7 +407,7 @@ def queries_retry(
     response={200: schemas.QueryOut, (401, 403, 404, 409): Err},
 )
 def queries_cancel(request: ApiRequest, matter_id: PathId, query_id: PathId) -> schemas.QueryOut:
-    return services.question_cancel(
+    return writes.question_cancel(
         user=request.auth, matter_id=matter_id, query_id=query_id, via=VIA
     )
 
@@ -589,7 +587,7 @@ def playbook_runs_deviations(
     response={200: schemas.EvaluationRunOut, (401, 404): Err},
 )
 def evaluation_detail(request: ApiRequest, run_id: PathId) -> schemas.EvaluationRunOut:
-    return services.evaluation_detail(user=request.auth, run_id=run_id)
+    return writes.evaluation_detail(user=request.auth, run_id=run_id)
 
 
 @api.post(
@@ -599,7 +597,7 @@ def evaluation_detail(request: ApiRequest, run_id: PathId) -> schemas.Evaluation
     response={202: schemas.EvaluationRunOut, (401, 404, 409, 503): Err},
 )
 def evaluation_retry(request: ApiRequest, run_id: PathId) -> Status[schemas.EvaluationRunOut]:
-    return Status(202, services.evaluation_retry(user=request.auth, run_id=run_id, via=VIA))
+    return Status(202, writes.evaluation_retry(user=request.auth, run_id=run_id, via=VIA))
 
 
 @api.post(
@@ -609,7 +607,7 @@ def evaluation_retry(request: ApiRequest, run_id: PathId) -> Status[schemas.Eval
     response={200: schemas.EvaluationRunOut, (401, 404, 409): Err},
 )
 def evaluation_cancel(request: ApiRequest, run_id: PathId) -> schemas.EvaluationRunOut:
-    return services.evaluation_cancel(user=request.auth, run_id=run_id, via=VIA)
+    return writes.evaluation_cancel(user=request.auth, run_id=run_id, via=VIA)
 
 
 @api.get(

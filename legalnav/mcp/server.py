@@ -6,7 +6,7 @@ token and acts for its user. Over streamable HTTP (mounted at /mcp by ``legalnav
 request carries ``Authorization: Bearer <token>``, checked by the SDK's bearer middleware; each
 tool call acts for the user of the token on *that* request. Either way the token is checked again
 on every call, so a token revoked mid-session stops working at once, and every read and write goes
-through the same selectors and services as the JSON API (``legalnav.api``), with the same access
+through the same selectors and writes (``api.writes``) as the JSON API (``legalnav.api``), with the same access
 rules (a matter the user is not a member of does not exist for them).
 
 Tools are plain functions: the SDK runs them in worker threads, where the Django ORM may be used.
@@ -31,7 +31,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.types import Resource as MCPResource
 from pydantic import AnyHttpUrl, Field
 
-from legalnav.api import grids, playbooks, schemas, selectors, services
+from legalnav.api import grids, playbooks, schemas, selectors, writes
 from legalnav.api.errors import ApiError
 from legalnav.api.search import matter_search
 from legalnav.api.tokens import TokenInvalid, api_token_authenticate, api_token_user
@@ -87,7 +87,7 @@ def _token_of(ctx: Context | Any, fixed: str | None) -> str | None:
 
 
 def _user(ctx: Context | Any, fixed: str | None) -> object:
-    """The token's user, carrying the token: the write services refuse a read-only one."""
+    """The token's user, carrying the token: the writes (``api.writes``) refuse a read-only one."""
     try:
         return api_token_authenticate(raw=_token_of(ctx, fixed)).user
     except TokenInvalid as exc:  # unknown, revoked or expired (the message says which)
@@ -319,7 +319,7 @@ def _question_tools(server: MCPServer, call: Caller) -> None:
                 body = schemas.AskBody(question=question, mode=mode)
             except ValueError as exc:
                 raise ApiError(422, "invalid", str(exc)) from None
-            started = services.question_ask(user=user, matter_id=matter_id, body=body, via=VIA)
+            started = writes.question_ask(user=user, matter_id=matter_id, body=body, via=VIA)
             return _wait(user, matter_id, started.id, wait_seconds) if wait_seconds else started
 
         return call(ctx, run)
@@ -551,13 +551,13 @@ def _resources(server: MCPServer, call: Caller) -> None:
 
 # What retry_job and cancel_job do for each kind of job: the same services as the API's.
 RETRY: dict[str, Callable[[object, int, int | None], Any]] = {
-    "document": lambda user, job_id, _: services.document_retry(
+    "document": lambda user, job_id, _: writes.document_retry(
         user=user, document_id=job_id, force=False, via=VIA
     ),
-    "question": lambda user, job_id, matter_id: services.question_retry(
+    "question": lambda user, job_id, matter_id: writes.question_retry(
         user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
     ),
-    "evaluation": lambda user, job_id, _: services.evaluation_retry(
+    "evaluation": lambda user, job_id, _: writes.evaluation_retry(
         user=user, run_id=job_id, via=VIA
     ),
     "grid": lambda user, job_id, matter_id: grids.grid_retry(
@@ -565,13 +565,13 @@ RETRY: dict[str, Callable[[object, int, int | None], Any]] = {
     ),
 }
 CANCEL: dict[str, Callable[[object, int, int | None], Any]] = {
-    "document": lambda user, job_id, _: services.document_cancel(
+    "document": lambda user, job_id, _: writes.document_cancel(
         user=user, document_id=job_id, via=VIA
     ),
-    "question": lambda user, job_id, matter_id: services.question_cancel(
+    "question": lambda user, job_id, matter_id: writes.question_cancel(
         user=user, matter_id=_need_matter(matter_id), query_id=job_id, via=VIA
     ),
-    "evaluation": lambda user, job_id, _: services.evaluation_cancel(
+    "evaluation": lambda user, job_id, _: writes.evaluation_cancel(
         user=user, run_id=job_id, via=VIA
     ),
     "grid": lambda user, job_id, matter_id: grids.grid_cancel(
@@ -600,7 +600,7 @@ def _wait(user: object, matter_id: int, query_id: int, seconds: float) -> schema
     """Poll the question until it is answered or failed, or ``seconds`` have passed."""
     deadline = time.monotonic() + min(seconds, MAX_WAIT_SECONDS)
     while True:
-        query = services.question_status(user=user, matter_id=matter_id, query_id=query_id)
+        query = writes.question_status(user=user, matter_id=matter_id, query_id=query_id)
         if query.status not in ("queued", "running") or time.monotonic() >= deadline:
             return selectors.query_out(query)
         time.sleep(POLL_SECONDS)

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from legalnav.answers.models import Query
 from legalnav.answers.services import query_create
-from legalnav.api import services
+from legalnav.api import writes
 from legalnav.api.models import ApiToken
 from legalnav.api.tokens import TokenRefused, api_token_create, api_token_user
 from legalnav.documents.models import Document
@@ -231,11 +231,11 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
     assert bearer(writer).delete(f"{V1}/documents/{document.pk}").status_code == 204
 
 
-def test_every_write_service_is_marked_and_no_read_is():
+def test_every_write_is_marked_and_no_read_is():
     marked = {
         name
-        for name, fn in vars(services).items()
-        if callable(fn) and getattr(fn, "writes", False) and fn.__module__ == services.__name__
+        for name, fn in vars(writes).items()
+        if callable(fn) and getattr(fn, "writes", False) and fn.__module__ == writes.__name__
     }
     assert marked == {
         "document_upload",

@@ -1,4 +1,4 @@
-"""Writes for the API and the MCP server: upload, re-index, delete, ask. Each checks access through
+"""The writes of the token doors (the JSON API and the MCP server): upload, re-index, delete, ask. Each checks access through
 ``matters.access`` (an editor for documents, a member who may ask for questions), calls the one
 service that does the work, and writes the audit row, saying which door it came through.
 
@@ -103,7 +103,7 @@ def document_upload(
             _REJECTED_STATUS.get(exc.code, 422), exc.code, exc.message, field="file"
         ) from None
     if outcome.code == "queue_unavailable":
-        raise _queue_down(f"{outcome.error} The document is {outcome.document.key}.")  # type: ignore[union-attr]
+        raise queue_down(f"{outcome.error} The document is {outcome.document.key}.")  # type: ignore[union-attr]
     assert outcome.document is not None
     return schemas.UploadOut(document=document_out(outcome.document), created=outcome.created)
 
@@ -120,7 +120,7 @@ def document_link(
     except ValueError as exc:
         raise ApiError(409, "nothing_proposed", str(exc)) from None
     except QueueUnavailable:
-        raise _queue_down() from None
+        raise queue_down() from None
     doc.refresh_from_db()
     return document_out(doc)
 
@@ -159,7 +159,7 @@ def archive_upload(
     )
 
 
-def _queue_down(message: str = QueueUnavailable.message) -> ApiError:
+def queue_down(message: str = QueueUnavailable.message) -> ApiError:
     return ApiError(
         503,
         "queue_unavailable",
@@ -178,7 +178,7 @@ def document_retry(
     try:
         queued = document_actions.document_retry(document=doc, user=user, force=force, via=via)
     except QueueUnavailable:
-        raise _queue_down() from None
+        raise queue_down() from None
     doc.refresh_from_db()
     return schemas.ReindexOut(document=document_out(doc), queued=queued)
 
@@ -217,7 +217,7 @@ def question_ask(
     except QueryRejected as exc:
         raise ApiError(422, "invalid", str(exc), field="question") from None
     except actions.JobQueueDown as exc:
-        raise _queue_down(f"{exc.message} The question is Q{exc.query.pk}.") from None
+        raise queue_down(f"{exc.message} The question is Q{exc.query.pk}.") from None
     return query_out(query)
 
 
@@ -252,7 +252,7 @@ def question_retry(
     except actions.RateLimited as exc:
         raise _rate_limited(exc) from None
     except actions.JobQueueDown:
-        raise _queue_down() from None
+        raise queue_down() from None
     if not retried:
         raise ApiError(409, "not_retryable", f"Q{query.pk} is {query.status}: nothing to retry.")
     query.refresh_from_db()
@@ -310,7 +310,7 @@ def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.Evalu
     try:
         retried = evaluation_actions.evaluation_retry(run=run, user=user, via=via)
     except QueueUnavailable:
-        raise _queue_down() from None
+        raise queue_down() from None
     if not retried:
         raise ApiError(409, "not_retryable", f"Run {run.pk} is {run.status}: nothing to resume.")
     run.refresh_from_db()
