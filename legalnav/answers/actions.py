@@ -8,6 +8,8 @@ refusal in its own way (a 404 page, a JSON error, an MCP error).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.core.exceptions import PermissionDenied
 
 from legalnav.answers.memo import Memo, memo_render
@@ -32,6 +34,9 @@ from legalnav.matters.access import Action, can, require_open
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 
 class RateLimited(Exception):
     """Over a rate limit or a spending cap: ``decision`` has the message, how long to wait
@@ -55,7 +60,7 @@ def _target(query: Query, suffix: str = "") -> str:
     return f"question Q{query.pk}{suffix}"
 
 
-def _queue_down(matter: Matter, user: object, query: Query, via: str) -> JobQueueDown:
+def _queue_down(matter: Matter, user: User, query: Query, via: str) -> JobQueueDown:
     audit.queue_down_record(
         matter=matter,
         user=user,
@@ -67,7 +72,7 @@ def _queue_down(matter: Matter, user: object, query: Query, via: str) -> JobQueu
 
 
 def question_ask(
-    *, matter: Matter, user: object | None, question: str, mode: str, via: str, here: bool = False
+    *, matter: Matter, user: User | None, question: str, mode: str, via: str, here: bool = False
 ) -> Query:
     """Put a question to the matter; it is answered in the background.
 
@@ -112,7 +117,7 @@ def question_ask(
     return query
 
 
-def question_retry(*, matter: Matter, user: object, query: Query, via: str) -> bool:
+def question_retry(*, matter: Matter, user: User, query: Query, via: str) -> bool:
     """Send a failed, cancelled or stalled question again (counts against the asking rate and
     is refused past a spending cap). False when there was nothing to retry (it is answered, or a
     worker is on it)."""
@@ -142,7 +147,7 @@ def question_retry(*, matter: Matter, user: object, query: Query, via: str) -> b
     return True
 
 
-def question_cancel(*, matter: Matter, user: object, query: Query, via: str) -> bool:
+def question_cancel(*, matter: Matter, user: User, query: Query, via: str) -> bool:
     """Cancel a queued or running question: its asker may, and so may an editor or owner of
     the matter (a viewer cannot stop other people's questions). False when it had ended."""
     asker = query.asked_by_id is not None and query.asked_by_id == getattr(user, "pk", None)
@@ -161,7 +166,7 @@ def question_cancel(*, matter: Matter, user: object, query: Query, via: str) -> 
     return True
 
 
-def memo_export(*, matter: Matter, query: Query, user: object, via: str) -> Memo:
+def memo_export(*, matter: Matter, query: Query, user: User, via: str) -> Memo:
     """The answered question as a PDF memo; the export is recorded in the matter's audit trail.
     Any member may export (the door checked VIEW). Raises ``RateLimited`` past the export rate
     (``LEGALNAV_EXPORT_RATE_PER_MINUTE``) and ``MemoUnavailable`` before an answer."""

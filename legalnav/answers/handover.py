@@ -5,12 +5,16 @@ provision as it read when the answer was given, as Markdown and as the PDF memo,
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from legalnav.answers import selectors
 from legalnav.answers.memo import memo_render
 from legalnav.answers.models import Answer, Citation, Query
 from legalnav.matters.handover import Entry, csv_bytes
 from legalnav.matters.models import Matter
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def _markdown(query: Query, answer: Answer | None, citations: list[Citation]) -> str:
@@ -39,7 +43,7 @@ def _markdown(query: Query, answer: Answer | None, citations: list[Citation]) ->
     return "\n".join(lines)
 
 
-def answers_part(matter: Matter, user: object) -> Iterator[Entry]:
+def answers_part(matter: Matter, user: User) -> Iterator[Entry]:
     queries = Query.objects.filter(matter=matter).select_related("asked_by").order_by("pk")
     rows = []
     for query in queries.iterator(chunk_size=200):

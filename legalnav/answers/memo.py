@@ -8,6 +8,7 @@ which the web process must not load just to render a page (tests/test_lazy_impor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -16,6 +17,9 @@ from django.utils.text import slugify
 from legalnav.answers import report, selectors
 from legalnav.answers.models import Query
 from legalnav.matters.models import Matter
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class MemoUnavailable(ValueError):
@@ -28,7 +32,7 @@ class Memo:
     filename: str
 
 
-def memo_html(*, matter: Matter, query: Query, user: object) -> str:
+def memo_html(*, matter: Matter, query: Query, user: User) -> str:
     """The memo as HTML (what WeasyPrint lays out); every document and answer string escaped."""
     answer = selectors.answer_of(query)
     if query.status != Query.Status.ANSWERED or answer is None:
@@ -48,7 +52,7 @@ def memo_html(*, matter: Matter, query: Query, user: object) -> str:
     return render_to_string("memo/memo.html", context)
 
 
-def memo_render(*, matter: Matter, query: Query, user: object) -> Memo:
+def memo_render(*, matter: Matter, query: Query, user: User) -> Memo:
     """Render the memo to PDF (nothing recorded: ``actions.memo_export`` audits the export)."""
     html = memo_html(matter=matter, query=query, user=user)
     from weasyprint import HTML  # heavy: only when a memo is actually exported

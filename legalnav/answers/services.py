@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from legalnav.answers import citations, core, snapshots
 from legalnav.answers.jobs import QUESTION as QUESTION_JOB
@@ -23,6 +23,9 @@ from legalnav.matters.models import Matter
 from legalnav.retrieval.engine import Hit, retrieve
 from legalnav.retrieval.services import MatterRetriever, matter_retriever
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 logger = logging.getLogger(__name__)
 
 # A question, or a statement of facts pasted whole for precedent research (AILA's longest is
@@ -37,7 +40,7 @@ class QueryRejected(ValueError):
 
 
 def query_create(
-    *, matter: Matter, user: object | None, question: str, mode: str = "auto", enqueue: bool = True
+    *, matter: Matter, user: User | None, question: str, mode: str = "auto", enqueue: bool = True
 ) -> Query:
     question = (question or "").strip()
     if not question:

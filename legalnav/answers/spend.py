@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,6 +25,9 @@ from django.utils import timezone
 from legalnav.answers.models import Query
 from legalnav.llm.models import LLMCall
 from legalnav.matters.models import Matter
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 ZERO = Decimal(0)
 _MONEY = DecimalField(max_digits=16, decimal_places=8)
@@ -107,12 +110,12 @@ def _sums(calls: Any, periods: dict[str, tuple[datetime, datetime]]) -> dict[str
     return {k: Decimal(v or 0) for k, v in sums.items()}
 
 
-def _asked_by(user: object) -> Any:
+def _asked_by(user: User) -> Any:
     return Query.objects.filter(asked_by_id=getattr(user, "pk", None)).values("pk")
 
 
 def spend_status(
-    *, matter: Matter, user: object | None, now: datetime | None = None, capped_only: bool = False
+    *, matter: Matter, user: User | None, now: datetime | None = None, capped_only: bool = False
 ) -> list[SpendLine]:
     """The spend against each cap that is set (the matter's, then the user's), today and this
     month. ``capped_only``: skip the sums whose caps are all off (the check before asking)."""
@@ -135,7 +138,7 @@ def spend_status(
 
 
 def spend_check(
-    *, matter: Matter, user: object | None, now: datetime | None = None
+    *, matter: Matter, user: User | None, now: datetime | None = None
 ) -> SpendDecision | None:
     """The first cap this matter or user has reached, or None when a question may be asked."""
     now = now or timezone.now()

@@ -5,6 +5,8 @@ one service or selector and renders. An htmx request gets the fragment of the sa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -24,6 +26,9 @@ from legalnav.core.limits import RateDecision
 from legalnav.matters.access import Action, matter_for
 from legalnav.matters.models import Matter
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 MODES = Query.Mode.choices
 
 
@@ -33,7 +38,7 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _ask_context(matter: Matter, user: object, **extra: object) -> dict[str, object]:
+def _ask_context(matter: Matter, user: User, **extra: object) -> dict[str, object]:
     context: dict[str, object] = {
         "matter": matter,
         "modes": MODES,

@@ -7,7 +7,7 @@ and do exactly the same."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from django.db.models import Q
 from pydantic import BaseModel, Field
@@ -22,6 +22,9 @@ from legalnav.review import actions, selectors
 from legalnav.review.actions import ColumnSpec, GridRejected
 from legalnav.review.columns import CUAD_COLUMNS
 from legalnav.review.models import Cell, Grid
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 AnswerType = Literal["clause", "yes_no", "date", "duration", "amount", "party", "text"]
 CellFilter = Literal["", "not_found", "low", "amended", "reviewed", "unreviewed"]
@@ -221,7 +224,7 @@ def _next_offset(offset: int, limit: int, count: int) -> int | None:
 # --- doors -----------------------------------------------------------------------------------
 
 
-def _grid(user: object, matter_id: object, grid_id: object, action: Action = Action.VIEW):  # type: ignore[no-untyped-def]
+def _grid(user: User, matter_id: object, grid_id: object, action: Action = Action.VIEW):  # type: ignore[no-untyped-def]
     matter = matter_access(user=user, matter_id=matter_id, action=action)
     grid = (
         Grid.objects.filter(matter=matter, pk=parse_id(grid_id, "review grid"))
@@ -238,7 +241,7 @@ def _rejected(exc: GridRejected) -> ApiError:
 
 
 @writes
-def grid_create(*, user: object, matter_id: object, body: GridCreateBody, via: str) -> GridOut:
+def grid_create(*, user: User, matter_id: object, body: GridCreateBody, via: str) -> GridOut:
     """Make a grid and queue it to be filled (poll it). 422 for columns, documents or a mode it
     cannot take; 429 past the grid rate; 503 when the task queue is down (kept, failed)."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.ASK)
@@ -266,14 +269,14 @@ def grid_create(*, user: object, matter_id: object, body: GridCreateBody, via: s
     return grid_out(grid)
 
 
-def grid_detail(*, user: object, matter_id: object, grid_id: object) -> GridOut:
+def grid_detail(*, user: User, matter_id: object, grid_id: object) -> GridOut:
     """A grid: where its job stands (a poll of a grid nobody holds sweeps it), its documents
     and columns, the estimate."""
     _, grid = _grid(user, matter_id, grid_id)
     return grid_out(selectors.grid_poll(grid=grid))
 
 
-def grid_page(*, user: object, matter_id: object, params: PageParams) -> GridPage:
+def grid_page(*, user: User, matter_id: object, params: PageParams) -> GridPage:
     matter = matter_access(user=user, matter_id=matter_id)
     qs = (
         Grid.objects.filter(matter=matter)
@@ -292,7 +295,7 @@ def grid_page(*, user: object, matter_id: object, params: PageParams) -> GridPag
 
 
 def cell_page(
-    *, user: object, matter_id: object, grid_id: object, params: CellListParams
+    *, user: User, matter_id: object, grid_id: object, params: CellListParams
 ) -> CellPage:
     """The grid's cells, document by document (by id), each in column order."""
     _, grid = _grid(user, matter_id, grid_id)
@@ -322,7 +325,7 @@ def cell_page(
 
 @writes
 def grid_retry(
-    *, user: object, matter_id: object, grid_id: object, via: str, refill: bool = False
+    *, user: User, matter_id: object, grid_id: object, via: str, refill: bool = False
 ) -> GridOut:
     """Resume a failed, cancelled or stalled grid (or refill its unreviewed cells); 409 when
     there is nothing to do."""
@@ -338,7 +341,7 @@ def grid_retry(
 
 
 @writes
-def grid_cancel(*, user: object, matter_id: object, grid_id: object, via: str) -> GridOut:
+def grid_cancel(*, user: User, matter_id: object, grid_id: object, via: str) -> GridOut:
     """Cancel a queued or running grid (its cells so far are kept); 409 when it has ended."""
     matter, grid = _grid(user, matter_id, grid_id, Action.ASK)
     if not actions.grid_cancel(matter=matter, user=user, grid=grid, via=via):

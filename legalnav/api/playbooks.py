@@ -6,7 +6,7 @@ and returns the models below; the two doors share them."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -19,6 +19,9 @@ from legalnav.matters.access import Action
 from legalnav.review import actions, playbooks, selectors
 from legalnav.review.actions import GridRejected
 from legalnav.review.models import Grid, Playbook, PlaybookRun, Verdict
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 Severity = Literal["high", "medium", "low"]
 VerdictValue = Literal["meets", "deviates", "missing", "review"]
@@ -236,7 +239,7 @@ def _playbook(playbook_id: object) -> Playbook:
     return playbook
 
 
-def _run(user: object, matter_id: object, run_id: object) -> PlaybookRun:
+def _run(user: User, matter_id: object, run_id: object) -> PlaybookRun:
     matter = matter_access(user=user, matter_id=matter_id)
     run = (
         PlaybookRun.objects.filter(matter=matter, pk=parse_id(run_id, "playbook run"))
@@ -251,7 +254,7 @@ def _run(user: object, matter_id: object, run_id: object) -> PlaybookRun:
 # --- doors -----------------------------------------------------------------------------------
 
 
-def playbook_page(*, user: object, params: PageParams) -> PlaybookPage:
+def playbook_page(*, user: User, params: PageParams) -> PlaybookPage:
     """The firm's playbooks (any signed-in user reads them)."""
     qs = playbooks.playbook_list()
     count = qs.count()
@@ -265,13 +268,13 @@ def playbook_page(*, user: object, params: PageParams) -> PlaybookPage:
     )
 
 
-def playbook_detail(*, user: object, playbook_id: object) -> PlaybookOut:
+def playbook_detail(*, user: User, playbook_id: object) -> PlaybookOut:
     return playbook_out(_playbook(playbook_id))
 
 
 @writes
 def playbook_save(
-    *, user: object, body: PlaybookBody, via: str, playbook_id: object | None = None
+    *, user: User, body: PlaybookBody, via: str, playbook_id: object | None = None
 ) -> PlaybookOut:
     """Create a playbook, or save a new version of one (staff only: 403 otherwise); 422 for a
     rule that does not fit its column."""
@@ -292,7 +295,7 @@ def playbook_save(
 
 
 @writes
-def playbook_apply(*, user: object, matter_id: object, body: ApplyBody, via: str) -> RunOut:
+def playbook_apply(*, user: User, matter_id: object, body: ApplyBody, via: str) -> RunOut:
     """Apply a playbook to documents of the matter (a new offline grid, or an existing grid that
     gets the columns it lacks); poll the run for its deviations as the grid fills."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.ASK)
@@ -326,7 +329,7 @@ def playbook_apply(*, user: object, matter_id: object, body: ApplyBody, via: str
     return run_out(run)
 
 
-def run_detail(*, user: object, matter_id: object, run_id: object) -> RunOut:
+def run_detail(*, user: User, matter_id: object, run_id: object) -> RunOut:
     """A run: its grid's progress and, per position, how many documents meet, deviate, miss the
     term or need review (high severity first)."""
     run = _run(user, matter_id, run_id)
@@ -335,7 +338,7 @@ def run_detail(*, user: object, matter_id: object, run_id: object) -> RunOut:
 
 
 def deviations(
-    *, user: object, matter_id: object, run_id: object, params: VerdictParams
+    *, user: User, matter_id: object, run_id: object, params: VerdictParams
 ) -> VerdictPage:
     """A run's verdicts, high severity first, filtered; each with why and its quotation."""
     run = _run(user, matter_id, run_id)

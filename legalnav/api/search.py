@@ -8,11 +8,16 @@ narrow a search to, say, the clauses that mention an amount).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError
 from legalnav.api.selectors import document_ref, matter_access
 from legalnav.core.limits import SEARCH, limit_take, subjects_of
 from legalnav.retrieval.services import matter_retriever
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 SNIPPET_CHARS = 300
 
@@ -23,7 +28,7 @@ def _snippet(text: str) -> str:
 
 
 def matter_search(
-    *, user: object, matter_id: object, params: schemas.SearchParams
+    *, user: User, matter_id: object, params: schemas.SearchParams
 ) -> schemas.SearchResult:
     """The best ``k`` provisions of the matter's indexed documents for ``q``, best first.
     Past ``LEGALNAV_SEARCH_RATE_PER_MINUTE`` (per user and per API token) a 429 with

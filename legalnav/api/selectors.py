@@ -6,7 +6,7 @@ models of ``schemas``. The two doors share these functions, so they see exactly 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
@@ -25,13 +25,18 @@ from legalnav.llm.models import LLMCall
 from legalnav.matters.access import Action, matter_for, staff_sees_all
 from legalnav.matters.models import Matter, Membership
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 MAX_PROVISIONS = 50  # node ids in one get_provisions request
 MAX_RELATED = 50  # cross-referenced and definition nodes returned with them
 
 # --- access -----------------------------------------------------------------------------------
 
 
-def matter_access(*, user: object, matter_id: object, action: Action = Action.VIEW) -> Matter:
+def matter_access(
+    *, user: User | AnonymousUser, matter_id: object, action: Action = Action.VIEW
+) -> Matter:
     """The matter if the user may take the action: ApiError 404 / PermissionDenied otherwise."""
     pk = parse_id(matter_id, "matter")
     try:
@@ -40,7 +45,9 @@ def matter_access(*, user: object, matter_id: object, action: Action = Action.VI
         raise not_found("matter") from None
 
 
-def document_access(*, user: object, document_id: object, action: Action = Action.VIEW) -> Document:
+def document_access(
+    *, user: User | AnonymousUser, document_id: object, action: Action = Action.VIEW
+) -> Document:
     """The document if the user may take the action in its matter. A document of a matter the
     user is not a member of is "not found", exactly like one that does not exist."""
     pk = parse_id(document_id, "document")
@@ -91,7 +98,7 @@ def _with_counts(qs: Any) -> Any:
     )
 
 
-def _roles(user: object, matter_ids: list[int]) -> dict[int, str]:
+def _roles(user: User | AnonymousUser, matter_ids: list[int]) -> dict[int, str]:
     if staff_sees_all(user):
         return {pk: "admin" for pk in matter_ids}
     return dict(
@@ -101,7 +108,7 @@ def _roles(user: object, matter_ids: list[int]) -> dict[int, str]:
     )
 
 
-def matter_page(*, user: object, params: schemas.PageParams) -> schemas.MatterPage:
+def matter_page(*, user: User | AnonymousUser, params: schemas.PageParams) -> schemas.MatterPage:
     """The matters the user may see, by name."""
     qs = Matter.objects.visible_to(user)
     count = qs.count()
@@ -118,7 +125,7 @@ def matter_page(*, user: object, params: schemas.PageParams) -> schemas.MatterPa
     )
 
 
-def matter_detail(*, user: object, matter_id: object) -> schemas.MatterOut:
+def matter_detail(*, user: User | AnonymousUser, matter_id: object) -> schemas.MatterOut:
     matter = matter_access(user=user, matter_id=matter_id)
     counted = _with_counts(Matter.objects.filter(pk=matter.pk)).get()
     return _matter_out(counted, getattr(matter, "user_role", ""))
@@ -175,7 +182,7 @@ def document_out(doc: Document) -> schemas.DocumentOut:
 
 
 def document_page(
-    *, user: object, matter_id: object, params: schemas.DocumentListParams
+    *, user: User | AnonymousUser, matter_id: object, params: schemas.DocumentListParams
 ) -> schemas.DocumentPage:
     matter = matter_access(user=user, matter_id=matter_id)
     qs = Document.objects.filter(matter=matter).defer("text").order_by("effective_date", "id")
@@ -192,7 +199,7 @@ def document_page(
     )
 
 
-def document_detail(*, user: object, document_id: object) -> schemas.DocumentOut:
+def document_detail(*, user: User | AnonymousUser, document_id: object) -> schemas.DocumentOut:
     """The document; a poll of one that nobody is indexing restarts it (the sweeper, now)."""
     doc = document_access(user=user, document_id=document_id)
     return document_out(jobs.job_poll_check("document", doc))
@@ -201,7 +208,7 @@ def document_detail(*, user: object, document_id: object) -> schemas.DocumentOut
 # --- the node tree and provisions -------------------------------------------------------------
 
 
-def node_tree(*, user: object, document_id: object) -> schemas.NodeTree:
+def node_tree(*, user: User | AnonymousUser, document_id: object) -> schemas.NodeTree:
     """The document's clause tree: ids, references, headings, flags and sizes, no text."""
     doc = document_access(user=user, document_id=document_id)
     count = 0
@@ -338,7 +345,7 @@ def _defining(ordered: list[Node], seen: set[int]) -> list[Node]:
 
 def provisions_get(
     *,
-    user: object,
+    user: User | AnonymousUser,
     document_id: object,
     node_ids: list[str],
     cross_references: bool = False,
@@ -401,7 +408,7 @@ def provisions_get(
 
 
 def node_detail(
-    *, user: object, document_id: object, node_id: str, params: schemas.NodeParams
+    *, user: User | AnonymousUser, document_id: object, node_id: str, params: schemas.NodeParams
 ) -> schemas.Provisions:
     """One node, verbatim, with (when asked) what it cross-references and the definitions of the
     terms it uses; 404 when the node does not exist."""
@@ -420,7 +427,9 @@ def node_detail(
 # --- navindex files ---------------------------------------------------------------------------
 
 
-def navindex_bytes(*, user: object, document_id: object, params: schemas.NavindexParams) -> bytes:
+def navindex_bytes(
+    *, user: User | AnonymousUser, document_id: object, params: schemas.NavindexParams
+) -> bytes:
     """A navindex file of the document as written at indexing (rewritten if it is missing)."""
     doc = document_access(user=user, document_id=document_id)
     if doc.status != Document.Status.INDEXED:
@@ -441,7 +450,11 @@ def navindex_bytes(*, user: object, document_id: object, params: schemas.Navinde
 
 
 def navindex_get(
-    *, user: object, document_id: object, params: schemas.NavindexParams, legend: bool = True
+    *,
+    user: User | AnonymousUser,
+    document_id: object,
+    params: schemas.NavindexParams,
+    legend: bool = True,
 ) -> schemas.NavindexOut:
     doc = document_access(user=user, document_id=document_id)
     content = json.loads(navindex_bytes(user=user, document_id=doc.pk, params=params))
@@ -465,7 +478,9 @@ _dollars = report.dollars
 query_out = report.query_report
 
 
-def query_detail(*, user: object, matter_id: object, query_id: object) -> schemas.QueryOut:
+def query_detail(
+    *, user: User | AnonymousUser, matter_id: object, query_id: object
+) -> schemas.QueryOut:
     """A question of the matter with, once answered, the answer, its citations, the evidence in
     its three buckets, the validation and the cost."""
     matter = matter_access(user=user, matter_id=matter_id)
@@ -477,7 +492,7 @@ def query_detail(*, user: object, matter_id: object, query_id: object) -> schema
 
 
 def query_page(
-    *, user: object, matter_id: object, params: schemas.QueryListParams
+    *, user: User | AnonymousUser, matter_id: object, params: schemas.QueryListParams
 ) -> schemas.QueryPage:
     """The matter's questions, newest first, without their answers (fetch one for those)."""
     matter = matter_access(user=user, matter_id=matter_id)
@@ -499,7 +514,7 @@ def query_page(
 
 
 def cost_ledger(
-    *, user: object, matter_id: object, params: schemas.LedgerParams
+    *, user: User | AnonymousUser, matter_id: object, params: schemas.LedgerParams
 ) -> schemas.CostLedger:
     """The matter's LLM calls, newest first, with totals over all of them (or one question's)."""
     matter = matter_access(user=user, matter_id=matter_id)

@@ -19,6 +19,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -29,6 +30,9 @@ from legalnav.api.models import ApiToken
 from legalnav.api.verbs import Verb as ApiVerb
 from legalnav.matters.access import is_admin
 from legalnav.matters.audit import audit_record
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 TOKEN_PREFIX = "lnav_"
 PREFIX_CHARS = 12  # "lnav_" and 7 characters of the secret, shown on the settings page
@@ -53,7 +57,7 @@ class TokenInvalid(ValueError):
 class TokenUser:
     """Who a presented token acts for."""
 
-    user: object  # the Django user
+    user: User  # the Django user
     token: ApiToken
 
 
@@ -63,7 +67,7 @@ def _digest(raw: str) -> str:
 
 def api_token_create(
     *,
-    user: object,
+    user: User,
     name: str,
     expires_at: datetime | None = None,
     scope: str = ApiToken.Scope.READ_WRITE,
@@ -101,11 +105,11 @@ def api_token_create(
     return token, raw
 
 
-def api_token_list(*, user: object) -> QuerySet[ApiToken]:
+def api_token_list(*, user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user).order_by("revoked_at", "-created_at", "-id")
 
 
-def api_token_revoke(*, user: object, token_id: object) -> ApiToken | None:
+def api_token_revoke(*, user: User, token_id: object) -> ApiToken | None:
     """Revoke one of the user's own tokens; None when it is not theirs (or does not exist)."""
     try:
         pk = int(str(token_id))
@@ -141,7 +145,7 @@ def api_token_revoke_by_staff(*, staff: object, token: ApiToken) -> bool:
     return bool(revoked)
 
 
-def revoke_all_of_deactivated(sender: object = None, *, user: object, **kwargs: object) -> int:
+def revoke_all_of_deactivated(sender: object = None, *, user: User, **kwargs: object) -> int:
     """Every live token of a deactivated person, revoked (``accounts.signals.user_deactivated``)."""
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
@@ -185,14 +189,14 @@ def api_token_user(*, raw: str | None) -> TokenUser | None:
         return None
 
 
-def acting_token(user: object) -> ApiToken | None:
+def acting_token(user: User) -> ApiToken | None:
     """The token a user object acts with: set by ``api_token_authenticate``; None for a user
     signed in on the pages (or a command)."""
     token = getattr(user, _ACTING, None)
     return token if isinstance(token, ApiToken) else None
 
 
-def token_require_write(user: object) -> None:
+def token_require_write(user: User) -> None:
     """Refuse a write (403 ``read_only_token``) when the user acts with a read-only token.
 
     The one check of a token's scope: every write of ``api.writes`` calls it before

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import wraps
-from typing import IO, ParamSpec, TypeVar
+from typing import IO, TYPE_CHECKING, ParamSpec, TypeVar
 
 from legalnav.answers import actions
 from legalnav.answers.actions import QueryRejected
@@ -33,6 +33,9 @@ from legalnav.evaluation.models import EvaluationRun
 from legalnav.matters import actions as matter_actions
 from legalnav.matters.access import Action, is_admin
 from legalnav.matters.models import Matter
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -58,7 +61,7 @@ def writes(service: Callable[P, R]) -> Callable[P, R]:
 @writes
 def document_upload(
     *,
-    user: object,
+    user: User,
     matter_id: object,
     filename: str,
     data: bytes,
@@ -110,7 +113,7 @@ def document_upload(
 
 @writes
 def document_link(
-    *, user: object, document_id: object, accept: bool, via: str
+    *, user: User, document_id: object, accept: bool, via: str
 ) -> schemas.DocumentOut:
     """Accept or reject the amendment link proposed for a document (editors and owners); 409
     when nothing is proposed."""
@@ -127,7 +130,7 @@ def document_link(
 
 @writes
 def archive_upload(
-    *, user: object, matter_id: object, filename: str, source: IO[bytes], via: str
+    *, user: User, matter_id: object, filename: str, source: IO[bytes], via: str
 ) -> schemas.ArchiveOut:
     """Every file of a data room's zip added as a document with its folder (editors and
     owners); files that are not documents, and the same bytes already here, are reported file
@@ -169,9 +172,7 @@ def queue_down(message: str = QueueUnavailable.message) -> ApiError:
 
 
 @writes
-def document_retry(
-    *, user: object, document_id: object, force: bool, via: str
-) -> schemas.ReindexOut:
+def document_retry(*, user: User, document_id: object, force: bool, via: str) -> schemas.ReindexOut:
     """Queue the document for indexing again: a retry (failed, cancelled or stalled), or a
     rebuild of an indexed one (``force``)."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
@@ -184,7 +185,7 @@ def document_retry(
 
 
 @writes
-def document_cancel(*, user: object, document_id: object, via: str) -> schemas.DocumentOut:
+def document_cancel(*, user: User, document_id: object, via: str) -> schemas.DocumentOut:
     """Cancel indexing; 409 when the document is not being indexed."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
     if not document_actions.document_cancel(document=doc, user=user, via=via):
@@ -194,7 +195,7 @@ def document_cancel(*, user: object, document_id: object, via: str) -> schemas.D
 
 
 @writes
-def document_remove(*, user: object, document_id: object, via: str) -> None:
+def document_remove(*, user: User, document_id: object, via: str) -> None:
     """Delete the document, its nodes, vectors, navindex files and stored file."""
     doc = document_access(user=user, document_id=document_id, action=Action.EDIT)
     document_actions.document_remove(document=doc, user=user, via=via)
@@ -202,7 +203,7 @@ def document_remove(*, user: object, document_id: object, via: str) -> None:
 
 @writes
 def question_ask(
-    *, user: object, matter_id: object, body: schemas.AskBody, via: str
+    *, user: User, matter_id: object, body: schemas.AskBody, via: str
 ) -> schemas.QueryOut:
     """Put a question to the matter; it is answered in the background. Rate-limited per user
     like the ask page: a refusal is a 429 with Retry-After; a task queue that is down, a 503
@@ -232,7 +233,7 @@ def _rate_limited(exc: actions.RateLimited) -> ApiError:
 
 
 def _question(
-    user: object, matter_id: object, query_id: object, action: Action
+    user: User, matter_id: object, query_id: object, action: Action
 ) -> tuple[Matter, Query]:
     matter = matter_access(user=user, matter_id=matter_id, action=action)
     query = Query.objects.filter(matter=matter, pk=parse_id(query_id, "question")).first()
@@ -243,7 +244,7 @@ def _question(
 
 @writes
 def question_retry(
-    *, user: object, matter_id: object, query_id: object, via: str
+    *, user: User, matter_id: object, query_id: object, via: str
 ) -> schemas.QueryOut:
     """Send a failed, cancelled or stalled question again; 409 when there is nothing to retry."""
     matter, query = _question(user, matter_id, query_id, Action.ASK)
@@ -261,7 +262,7 @@ def question_retry(
 
 @writes
 def question_cancel(
-    *, user: object, matter_id: object, query_id: object, via: str
+    *, user: User, matter_id: object, query_id: object, via: str
 ) -> schemas.QueryOut:
     """Cancel a queued or running question; 409 when it has already ended."""
     matter, query = _question(user, matter_id, query_id, Action.ASK)
@@ -274,7 +275,7 @@ def question_cancel(
 # --- evaluation runs (staff, or the user who started the run) ---------------------------------
 
 
-def _run(user: object, run_id: object) -> EvaluationRun:
+def _run(user: User, run_id: object) -> EvaluationRun:
     from legalnav.evaluation.selectors import runs_visible
 
     run = runs_visible(user=user).filter(pk=parse_id(run_id, "evaluation run")).first()
@@ -297,12 +298,12 @@ def evaluation_run_out(run: EvaluationRun) -> schemas.EvaluationRunOut:
     )
 
 
-def evaluation_detail(*, user: object, run_id: object) -> schemas.EvaluationRunOut:
+def evaluation_detail(*, user: User, run_id: object) -> schemas.EvaluationRunOut:
     return evaluation_run_out(_run(user, run_id))
 
 
 @writes
-def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
+def evaluation_retry(*, user: User, run_id: object, via: str) -> schemas.EvaluationRunOut:
     """Resume an interrupted, failed, cancelled or stalled run in the background."""
     from legalnav.evaluation import actions as evaluation_actions
 
@@ -318,7 +319,7 @@ def evaluation_retry(*, user: object, run_id: object, via: str) -> schemas.Evalu
 
 
 @writes
-def evaluation_cancel(*, user: object, run_id: object, via: str) -> schemas.EvaluationRunOut:
+def evaluation_cancel(*, user: User, run_id: object, via: str) -> schemas.EvaluationRunOut:
     """Cancel a queued or running run (what it finished is kept); 409 when it has ended."""
     from legalnav.evaluation import actions as evaluation_actions
 
@@ -329,7 +330,7 @@ def evaluation_cancel(*, user: object, run_id: object, via: str) -> schemas.Eval
     return evaluation_run_out(run)
 
 
-def question_status(*, user: object, matter_id: object, query_id: object) -> Query:
+def question_status(*, user: User, matter_id: object, query_id: object) -> Query:
     """The question row (for polling loops that only need its status)."""
     matter = matter_access(user=user, matter_id=matter_id)
     query = Query.objects.filter(matter=matter, pk=parse_id(query_id, "question")).first()
@@ -348,21 +349,21 @@ def _life(change: Callable[[], object]) -> None:
         raise ApiError(409, "matter_state", exc.message) from None
 
 
-def _matter_detail(user: object, matter: Matter) -> schemas.MatterOut:
+def _matter_detail(user: User, matter: Matter) -> schemas.MatterOut:
     from legalnav.api.selectors import matter_detail
 
     return matter_detail(user=user, matter_id=matter.pk)
 
 
 @writes
-def matter_close(*, user: object, matter_id: object, via: str) -> schemas.MatterOut:
+def matter_close(*, user: User, matter_id: object, via: str) -> schemas.MatterOut:
     """Close the matter (owners): read-only from now on; 409 while work still runs in it."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
     _life(lambda: matter_actions.matter_close(matter=matter, user=user, via=via))
     return _matter_detail(user, matter)
 
 
-def matter_handover(*, user: object, matter_id: object, via: str) -> matter_actions.Handover:
+def matter_handover(*, user: User, matter_id: object, via: str) -> matter_actions.Handover:
     """The handover zip (owners; audited). A read: a read-only token may take it."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
     try:
@@ -372,7 +373,7 @@ def matter_handover(*, user: object, matter_id: object, via: str) -> matter_acti
 
 
 @writes
-def matter_reopen(*, user: object, matter_id: object, via: str) -> schemas.MatterOut:
+def matter_reopen(*, user: User, matter_id: object, via: str) -> schemas.MatterOut:
     matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
     _life(lambda: matter_actions.matter_reopen(matter=matter, user=user, via=via))
     return _matter_detail(user, matter)
@@ -380,7 +381,7 @@ def matter_reopen(*, user: object, matter_id: object, via: str) -> schemas.Matte
 
 @writes
 def matter_retention(
-    *, user: object, matter_id: object, body: schemas.RetentionIn, via: str
+    *, user: User, matter_id: object, body: schemas.RetentionIn, via: str
 ) -> schemas.MatterOut:
     matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
     _life(
@@ -393,7 +394,7 @@ def matter_retention(
 
 @writes
 def matter_purge_request(
-    *, user: object, matter_id: object, body: schemas.TypedNameIn, via: str
+    *, user: User, matter_id: object, body: schemas.TypedNameIn, via: str
 ) -> schemas.MatterOut:
     """An owner asks for the closed matter's purge, typing its name; staff confirm."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
@@ -406,7 +407,7 @@ def matter_purge_request(
 
 
 @writes
-def matter_purge_withdraw(*, user: object, matter_id: object, via: str) -> schemas.MatterOut:
+def matter_purge_withdraw(*, user: User, matter_id: object, via: str) -> schemas.MatterOut:
     matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
     _life(lambda: matter_actions.matter_purge_withdraw(matter=matter, user=user, via=via))
     return _matter_detail(user, matter)
@@ -414,7 +415,7 @@ def matter_purge_withdraw(*, user: object, matter_id: object, via: str) -> schem
 
 @writes
 def matter_purge(
-    *, user: object, matter_id: object, body: schemas.TypedNameIn, via: str
+    *, user: User, matter_id: object, body: schemas.TypedNameIn, via: str
 ) -> schemas.PurgeOut:
     """Staff confirm an owner's purge request, typing the matter's name. Staff need not be
     members; anyone else gets what ``matter_access`` gives (404 for a non-member), then 403."""

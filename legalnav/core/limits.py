@@ -24,11 +24,15 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 from django.core.cache.backends.db import DatabaseCache
 from django.db import connections, router, transaction
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 WINDOW_SECONDS = 60
 # The user object of a request made with an API token carries the token under this name: set by
@@ -122,7 +126,7 @@ class RateDecision:
 ALLOWED = RateDecision(True, 0, 0, 0)
 
 
-def subjects_of(user: object | None) -> list[tuple[str, str]]:
+def subjects_of(user: User | None) -> list[tuple[str, str]]:
     """The counters a request of ``user`` counts against: the user's, and the API token's when
     the request came with one (``TOKEN_ATTRIBUTE``). Pages and commands carry no token."""
     found: list[tuple[str, str]] = []

@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
@@ -47,6 +47,9 @@ from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.matters.access import require_open
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # What the doors (pages, API, admin, commands) may name from here rather than from the services,
 # which they do not import (the layer contract in pyproject.toml).
@@ -98,7 +101,7 @@ def archive_limits() -> ArchiveLimits:
 
 
 def document_upload_archive(
-    *, matter: Matter, user: object, name: str, source: IO[bytes] | bytes, via: str = "page"
+    *, matter: Matter, user: User, name: str, source: IO[bytes] | bytes, via: str = "page"
 ) -> list[UploadOutcome]:
     """Every file of a zip (and of the zips inside it) added as a document with its folder,
     each on its own like a file uploaded alone; files that are not documents come back as
@@ -139,7 +142,7 @@ def _target(document: Document) -> str:
 
 
 def document_upload_many(
-    *, matter: Matter, user: object, files: Sequence[UploadedFile]
+    *, matter: Matter, user: User, files: Sequence[UploadedFile]
 ) -> list[UploadOutcome]:
     """Add each file to the matter and queue it for indexing; one outcome per file, in order."""
     outcomes = []
@@ -166,7 +169,7 @@ def document_upload_many(
 def document_upload(
     *,
     matter: Matter,
-    user: object,
+    user: User,
     filename: str,
     data: bytes,
     via: str = "page",
@@ -227,7 +230,7 @@ def document_upload(
     return UploadOutcome(filename=filename, document=doc, created=created)
 
 
-def _queue_down(document: Document, user: object, via: str) -> None:
+def _queue_down(document: Document, user: User, via: str) -> None:
     audit_record(
         matter=document.matter,
         user=user,
@@ -237,7 +240,7 @@ def _queue_down(document: Document, user: object, via: str) -> None:
     )
 
 
-def document_retry(*, document: Document, user: object, force: bool, via: str = "page") -> bool:
+def document_retry(*, document: Document, user: User, force: bool, via: str = "page") -> bool:
     """Retry a failed, cancelled or stalled document, or rebuild an indexed one (``force``: the
     page's Re-index and the admin's rebuild are this retry of a finished job). False when a worker is indexing it right now. Raises ``QueueUnavailable`` (audited; the
     document is then failed with that reason) when the task queue is down."""
@@ -266,7 +269,7 @@ def document_retry(*, document: Document, user: object, force: bool, via: str = 
     return queued
 
 
-def document_cancel(*, document: Document, user: object, via: str = "page") -> bool:
+def document_cancel(*, document: Document, user: User, via: str = "page") -> bool:
     """Cancel a queued, indexing or stalled document. False when it had already ended."""
     name = getattr(user, "get_username", lambda: "")()
     if not services.document_cancel(document=document, by=name):
@@ -281,7 +284,7 @@ def document_cancel(*, document: Document, user: object, via: str = "page") -> b
     return True
 
 
-def document_remove(*, document: Document, user: object, via: str = "page") -> None:
+def document_remove(*, document: Document, user: User, via: str = "page") -> None:
     """Delete a document with its clauses, vectors and files (audited in the same transaction)."""
     require_open(document.matter)
     matter = document.matter
@@ -302,7 +305,7 @@ def document_remove(*, document: Document, user: object, via: str = "page") -> N
 def document_update_details(
     *,
     document: Document,
-    user: object,
+    user: User,
     title: str,
     kind: str,
     effective_date: date | None,
@@ -349,7 +352,7 @@ _KIND_OF_CHANGE = (
 
 
 def document_link_review(
-    *, document: Document, user: object, accept: bool, via: str = "page"
+    *, document: Document, user: User, accept: bool, via: str = "page"
 ) -> Document | None:
     """Accept the amendment link legalnav proposed for ``document`` (it then amends the
     proposed document: the "as amended" view and the grid use it, and the document is

@@ -4,11 +4,15 @@ uploaded in, and an index of them (registered in ``DocumentsConfig.ready``)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract.archive import FOLDER_SEPARATOR
 from legalnav.matters.handover import Entry, csv_bytes, safe_name
 from legalnav.matters.models import Matter
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 PIECE = 1 << 20
 
@@ -27,7 +31,7 @@ def _reader(document: Document):  # type: ignore[no-untyped-def]
     return pieces
 
 
-def documents_part(matter: Matter, user: object) -> Iterator[Entry]:
+def documents_part(matter: Matter, user: User) -> Iterator[Entry]:
     documents = list(
         Document.objects.filter(matter=matter)
         .select_related("amends")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from django.db.models import Count, F, Max
 from django.http import Http404
@@ -17,8 +17,13 @@ from legalnav.documents.parsing.fingerprint import likely_copies
 from legalnav.matters.access import Action, matter_for, staff_sees_all
 from legalnav.matters.models import AuditEvent, Matter, Membership
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
-def document_for(*, user: object, document_id: int, action: Action = Action.VIEW) -> Document:
+
+def document_for(
+    *, user: User | AnonymousUser, document_id: int, action: Action = Action.VIEW
+) -> Document:
     """The document if the user may take ``action`` in its matter (three queries). Its text is
     deferred: pages read node text, not the whole extracted text."""
     doc = (
@@ -137,7 +142,7 @@ class MatterRow:
         return "ready" if self.documents else "empty"
 
 
-def matter_rows(*, user: object) -> list[MatterRow]:
+def matter_rows(*, user: User | AnonymousUser) -> list[MatterRow]:
     """The matters the user may see with their counts, in a fixed number of queries (five,
     however many matters): the matters, then document, member, audit and role figures grouped
     by matter."""

@@ -18,6 +18,8 @@ Evaluation runs score gold sets, never a matter's documents, so their audit rows
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
@@ -37,6 +39,9 @@ from legalnav.matters.access import is_admin
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 COMMAND = "command"
 
 
@@ -44,18 +49,18 @@ def _target(run: EvaluationRun) -> str:
     return f"evaluation run #{run.pk} {run.name}"
 
 
-def _may_act(user: object | None, run: EvaluationRun, via: str) -> None:
+def _may_act(user: User | None, run: EvaluationRun, via: str) -> None:
     if via != COMMAND and not run_visible_to(user=user, run=run):
         raise Http404("No such evaluation run.")
 
 
-def _username(user: object | None) -> str:
+def _username(user: User | None) -> str:
     return str(getattr(user, "get_username", lambda: "")())
 
 
 def evaluation_start(
     *,
-    user: object | None,
+    user: User | None,
     via: str,
     name: str,
     gold_set: str,
@@ -105,7 +110,7 @@ def evaluation_start(
 
 
 def evaluation_retry(
-    *, run: EvaluationRun, user: object | None, via: str, here: bool = False
+    *, run: EvaluationRun, user: User | None, via: str, here: bool = False
 ) -> bool:
     """Resume an interrupted, failed, cancelled or stalled run where it stopped, in the
     background. False when there was nothing to resume (it is done, or someone is running it).
@@ -133,7 +138,7 @@ def evaluation_retry(
     return retried
 
 
-def evaluation_cancel(*, run: EvaluationRun, user: object | None, via: str) -> bool:
+def evaluation_cancel(*, run: EvaluationRun, user: User | None, via: str) -> bool:
     """Cancel a queued or running run; what it finished is kept. False when it had ended."""
     _may_act(user, run, via)
     with transaction.atomic():
@@ -144,9 +149,7 @@ def evaluation_cancel(*, run: EvaluationRun, user: object | None, via: str) -> b
     return cancelled
 
 
-def _audit(
-    run: EvaluationRun, user: object | None, action: str, via: str, **detail: object
-) -> None:
+def _audit(run: EvaluationRun, user: User | None, action: str, via: str, **detail: object) -> None:
     audit_record(
         matter=None,
         user=user,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
@@ -20,11 +20,14 @@ from legalnav.evaluation.models import EvaluationItem, EvaluationRun, Evaluation
 from legalnav.evaluation.services import primary_level
 from legalnav.matters.access import is_admin
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 QUESTIONS_PAGE_SIZE = 50
 LEVELS = ("span", "node", "document")
 
 
-def runs_visible(*, user: object) -> QuerySet[EvaluationRun]:
+def runs_visible(*, user: User | AnonymousUser) -> QuerySet[EvaluationRun]:
     """The runs the user may see, and so retry or cancel: all for staff, their own otherwise
     (``run_visible_to`` is the same rule for a run already loaded)."""
     runs = EvaluationRun.objects.select_related("created_by")
@@ -35,14 +38,14 @@ def runs_visible(*, user: object) -> QuerySet[EvaluationRun]:
     return runs.filter(created_by=user)  # type: ignore[misc]
 
 
-def run_visible_to(*, user: object, run: EvaluationRun) -> bool:
+def run_visible_to(*, user: User | AnonymousUser, run: EvaluationRun) -> bool:
     if is_admin(user):
         return True
     user_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
     return user_id is not None and run.created_by_id == user_id
 
 
-def run_get(*, user: object, run_id: object) -> EvaluationRun:
+def run_get(*, user: User | AnonymousUser, run_id: object) -> EvaluationRun:
     """The run if the user may see it; Http404 otherwise (ids of others' runs do not leak)."""
     try:
         pk = int(str(run_id))

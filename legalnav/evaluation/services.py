@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError
@@ -27,6 +27,9 @@ from legalnav.evaluation import gold, splits
 from legalnav.evaluation.jobs import EVALUATION as EVALUATION_JOB
 from legalnav.evaluation.models import EvaluationItem, EvaluationRun, EvaluationVerdict
 from legalnav.evaluation.stats import PairedOutcome, clopper_pearson
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +50,7 @@ def evaluation_run_create(
     gold_set: str,
     modes: list[str],
     k: int = 10,
-    user: object | None = None,
+    user: User | None = None,
     contracts: int | None = 40,
     limit: int | None = None,
     path: str = "",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -27,6 +28,9 @@ from django.utils import timezone
 
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter, Membership
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 STAFF_ACCESS_EVERY = timedelta(hours=1)
 
@@ -81,7 +85,7 @@ def require_open(matter: Matter) -> None:
         raise MatterClosed(matter)
 
 
-def is_admin(user: object) -> bool:
+def is_admin(user: User | AnonymousUser) -> bool:
     """Staff or superuser: the site's administrators. For matters this alone grants nothing (see
     ``staff_sees_all``); evaluation runs, which belong to no matter, use it directly."""
     return bool(
@@ -90,12 +94,12 @@ def is_admin(user: object) -> bool:
     )
 
 
-def staff_sees_all(user: object) -> bool:
+def staff_sees_all(user: User | AnonymousUser) -> bool:
     """Whether the user acts as "admin" in every matter: staff, with the setting on."""
     return bool(settings.LEGALNAV_STAFF_SEE_ALL_MATTERS) and is_admin(user)
 
 
-def visible_matters(user: object) -> QuerySet[Matter]:
+def visible_matters(user: User | AnonymousUser) -> QuerySet[Matter]:
     """The matters the user may read: those they are a member of, or all of them for staff with
     ``LEGALNAV_STAFF_SEE_ALL_MATTERS`` on. For lists that do not go through ``require`` (the
     Django admin)."""
@@ -106,7 +110,7 @@ def visible_matters(user: object) -> QuerySet[Matter]:
     return Matter.objects.filter(memberships__user=user)
 
 
-def _member_role(user: object, matter: Matter) -> str | None:
+def _member_role(user: User | AnonymousUser, matter: Matter) -> str | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return (
@@ -114,7 +118,7 @@ def _member_role(user: object, matter: Matter) -> str | None:
     )
 
 
-def role_of(*, user: object, matter: Matter) -> str | None:
+def role_of(*, user: User | AnonymousUser, matter: Matter) -> str | None:
     """The user's role in the matter ("owner", "editor", "viewer"), "admin" for staff when
     ``LEGALNAV_STAFF_SEE_ALL_MATTERS`` is on, or None."""
     if staff_sees_all(user):
@@ -122,7 +126,9 @@ def role_of(*, user: object, matter: Matter) -> str | None:
     return _member_role(user, matter)
 
 
-def can(*, user: object, matter: Matter, action: Action, role: str | None = None) -> bool:
+def can(
+    *, user: User | AnonymousUser, matter: Matter, action: Action, role: str | None = None
+) -> bool:
     """Whether the user may take the action; pass ``role`` when it is already known (saves a
     query)."""
     role = role if role is not None else role_of(user=user, matter=matter)
@@ -131,7 +137,7 @@ def can(*, user: object, matter: Matter, action: Action, role: str | None = None
     return role is not None and action in ALLOWED.get(role, frozenset())
 
 
-def require(*, user: object, matter: Matter, action: Action) -> str:
+def require(*, user: User | AnonymousUser, matter: Matter, action: Action) -> str:
     """The user's role if they may take ``action`` in a matter already loaded; otherwise the same
     refusal as ``matter_for``: Http404 for a non-member, PermissionDenied for a weak role.
 
@@ -153,7 +159,7 @@ def require(*, user: object, matter: Matter, action: Action) -> str:
     return role
 
 
-def staff_access_record(*, user: object, matter: Matter, action: Action) -> bool:
+def staff_access_record(*, user: User | AnonymousUser, matter: Matter, action: Action) -> bool:
     """Record that a staff user opened a matter they are not a member of, unless the same user
     already has such a row for this matter within ``STAFF_ACCESS_EVERY``. Returns whether a row
     was written.
@@ -176,7 +182,9 @@ def staff_access_record(*, user: object, matter: Matter, action: Action) -> bool
     return True
 
 
-def matter_for(*, user: object, matter_id: object, action: Action = Action.VIEW) -> Matter:
+def matter_for(
+    *, user: User | AnonymousUser, matter_id: object, action: Action = Action.VIEW
+) -> Matter:
     """The matter if the user may take ``action`` in it: Http404 for a non-member or an unknown or
     malformed id, PermissionDenied for a member whose role does not allow the action.
 

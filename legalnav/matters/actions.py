@@ -18,7 +18,7 @@ import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -32,6 +32,9 @@ from legalnav.matters.models import AuditEvent, Matter, Membership
 from legalnav.matters.selectors import matter_named
 from legalnav.matters.services import MatterLifeError, MembershipError, RoleChange
 from legalnav.matters.signals import matter_purging
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -56,13 +59,13 @@ __all__ = [
 COMMAND = "command"
 
 
-def _may_manage(user: object | None, matter: Matter, via: str) -> None:
+def _may_manage(user: User | None, matter: Matter, via: str) -> None:
     if via != COMMAND:
         require(user=user, matter=matter, action=Action.MANAGE)
 
 
 def matter_open(
-    *, user: object | None, name: str, kind: str = "", description: str = "", via: str
+    *, user: User | None, name: str, kind: str = "", description: str = "", via: str
 ) -> Matter:
     """Create a matter. Any signed-in user may; they become its first owner and see only what
     they add. A command may open one with no user: then only staff see it until an owner is
@@ -108,7 +111,7 @@ def matter_for_command(*, ref: str, kind: str = "", owner: str = "") -> tuple[Ma
 
 
 def member_add(
-    *, matter: Matter, user: object | None, username: str, role: str, via: str
+    *, matter: Matter, user: User | None, username: str, role: str, via: str
 ) -> Membership:
     """Make an existing, active user a member of the matter (owners and staff)."""
     _may_manage(user, matter, via)
@@ -125,7 +128,7 @@ def member_add(
 
 
 def member_change_role(
-    *, matter: Matter, user: object | None, membership_id: int, role: str, via: str
+    *, matter: Matter, user: User | None, membership_id: int, role: str, via: str
 ) -> RoleChange:
     """Change a member's role (owners and staff). The last owner cannot be demoted. Choosing the
     role a member already has changes nothing and leaves no row."""
@@ -143,9 +146,7 @@ def member_change_role(
     return change
 
 
-def member_remove(
-    *, matter: Matter, user: object | None, membership_id: int, via: str
-) -> Membership:
+def member_remove(*, matter: Matter, user: User | None, membership_id: int, via: str) -> Membership:
     """Remove a member (owners and staff; an owner may remove themselves unless they are the
     last owner). Returns the removed row."""
     _may_manage(user, matter, via)
@@ -169,7 +170,7 @@ class PurgeFailed(RuntimeError):
     asked for and the reason kept (``Matter.purge_error``); running the purge again finishes it."""
 
 
-def matter_close(*, matter: Matter, user: object | None, via: str) -> Matter:
+def matter_close(*, matter: Matter, user: User | None, via: str) -> Matter:
     """Close the matter (owners): read-only for everyone from now on."""
     _may_manage(user, matter, via)
     with transaction.atomic():
@@ -181,7 +182,7 @@ def matter_close(*, matter: Matter, user: object | None, via: str) -> Matter:
     return matter
 
 
-def matter_reopen(*, matter: Matter, user: object | None, via: str) -> Matter:
+def matter_reopen(*, matter: Matter, user: User | None, via: str) -> Matter:
     """Reopen a closed matter (owners); a purge asked for is withdrawn with it."""
     _may_manage(user, matter, via)
     with transaction.atomic():
@@ -194,7 +195,7 @@ def matter_reopen(*, matter: Matter, user: object | None, via: str) -> Matter:
 
 
 def matter_set_retention(
-    *, matter: Matter, user: object | None, retain_until: date | None, via: str
+    *, matter: Matter, user: User | None, retain_until: date | None, via: str
 ) -> Matter:
     """Set (or clear) the day from which the matter is due for purge (owners)."""
     _may_manage(user, matter, via)
@@ -215,9 +216,7 @@ def matter_set_retention(
     return matter
 
 
-def matter_purge_request(
-    *, matter: Matter, user: object | None, typed_name: str, via: str
-) -> Matter:
+def matter_purge_request(*, matter: Matter, user: User | None, typed_name: str, via: str) -> Matter:
     """An owner asks for the closed matter to be purged, typing its name; staff confirm."""
     _may_manage(user, matter, via)
     with transaction.atomic():
@@ -229,7 +228,7 @@ def matter_purge_request(
     return matter
 
 
-def matter_purge_withdraw(*, matter: Matter, user: object | None, via: str) -> Matter:
+def matter_purge_withdraw(*, matter: Matter, user: User | None, via: str) -> Matter:
     """Withdraw a purge asked for (its owners, or the staff who would confirm it)."""
     if via != COMMAND and not is_admin(user):
         _may_manage(user, matter, via)
@@ -242,7 +241,7 @@ def matter_purge_withdraw(*, matter: Matter, user: object | None, via: str) -> M
     return matter
 
 
-def _may_confirm_purge(user: object | None, matter: Matter, via: str) -> None:
+def _may_confirm_purge(user: User | None, matter: Matter, via: str) -> None:
     """Staff confirm a purge an owner asked for; not the same person, so that two people agreed.
     A command (a script run by whoever runs the server) needs neither."""
     if via == COMMAND:
@@ -259,9 +258,7 @@ def _may_confirm_purge(user: object | None, matter: Matter, via: str) -> None:
         )
 
 
-def matter_purge(
-    *, matter: Matter, user: object | None, typed_name: str, via: str
-) -> dict[str, int]:
+def matter_purge(*, matter: Matter, user: User | None, typed_name: str, via: str) -> dict[str, int]:
     """Destroy every trace of the matter's content (staff, confirming an owner's request, typing
     the name; or a command). Each app removes its own part (``matters.signals.matter_purging``);
     the matter's audit rows lose what they quoted; the matter row stays, purged, with its members
@@ -334,7 +331,7 @@ class Handover:
     counts: handover.HandoverCounts
 
 
-def matter_handover(*, matter: Matter, user: object | None, via: str) -> Handover:
+def matter_handover(*, matter: Matter, user: User | None, via: str) -> Handover:
     """The whole matter as one zip for handing it over (owners): documents in their folders,
     answers with their citations and memos, grids as XLSX, the audit trail and the members as
     CSV. A closed matter can be handed over; a purged one has nothing left to hand over. The

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Model, QuerySet
 
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.matters.models import AuditEvent, Matter
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # --- the verbs ----------------------------------------------------------------------------------
 # Each app registers the verbs it writes in its AppConfig.ready() (the matters' own and the shared
@@ -53,7 +56,7 @@ def matter_verbs() -> list[tuple[str, str]]:
 def audit_record(
     *,
     matter: Matter | None,
-    user: object | None,
+    user: User | None,
     action: str,
     target: str = "",
     detail: dict[str, Any] | None = None,
@@ -94,7 +97,7 @@ class JobQueueDown(Exception):
 
 
 def queue_down_record(
-    *, matter: Matter, user: object | None, item: Model, target: str, detail: dict[str, Any]
+    *, matter: Matter, user: User | None, item: Model, target: str, detail: dict[str, Any]
 ) -> None:
     """Audit that the queue refused a job: the row as it was left (its error message read back)."""
     item.refresh_from_db()

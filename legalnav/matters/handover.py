@@ -18,10 +18,14 @@ import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
 from legalnav.matters.models import AuditEvent, Matter, Membership
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +92,7 @@ def safe_name(name: str, limit: int = 120) -> str:
 
 
 @register("matter", order=90, describes="audit.csv: the matter's audit trail; members.csv")
-def _matter_part(matter: Matter, user: object) -> Iterator[Entry]:
+def _matter_part(matter: Matter, user: User) -> Iterator[Entry]:
     events = (
         AuditEvent.objects.filter(matter=matter)
         .select_related("user")
@@ -166,7 +170,7 @@ class HandoverCounts:
 
 
 def handover_chunks(
-    matter: Matter, user: object, counts: HandoverCounts | None = None
+    matter: Matter, user: User, counts: HandoverCounts | None = None
 ) -> Iterator[bytes]:
     """The zip, in pieces: every registered part's entries under ``<matter name>/``, then a
     README. ``counts`` (when given) is filled in as the entries are written."""
@@ -223,7 +227,7 @@ def _unique(path: str, seen: set[str]) -> str:
 
 def _readme(
     matter: Matter,
-    user: object,
+    user: User,
     listed: list[str],
     counts: HandoverCounts,
     problems: list[str] | None = None,

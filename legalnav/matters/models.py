@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 
 class MatterQuerySet(models.QuerySet["Matter"]):
-    def visible_to(self, user: object) -> MatterQuerySet:
+    def visible_to(self, user: User) -> MatterQuerySet:
         """Matters the user may see: their memberships; every matter for staff only when
         ``LEGALNAV_STAFF_SEE_ALL_MATTERS`` is on (``matters.access.staff_sees_all``)."""
         if not getattr(user, "is_authenticated", False):
@@ -16,7 +21,7 @@ class MatterQuerySet(models.QuerySet["Matter"]):
             return self
         return self.member_of(user)
 
-    def member_of(self, user: object) -> MatterQuerySet:
+    def member_of(self, user: User) -> MatterQuerySet:
         """Matters the user is a member of, whatever the staff setting."""
         if not getattr(user, "is_authenticated", False):
             return self.none()

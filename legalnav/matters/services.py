@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -17,6 +17,9 @@ from django.utils import timezone
 
 from legalnav.matters.models import AuditEvent, Matter, Membership
 from legalnav.matters.selectors import open_work
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 class MembershipError(ValueError):
@@ -164,11 +167,11 @@ def _locked(matter: Matter) -> Matter:
     return matter
 
 
-def _actor_id(user: object | None) -> int | None:
+def _actor_id(user: User | None) -> int | None:
     return getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
 
 
-def matter_close(*, matter: Matter, user: object | None) -> Matter:
+def matter_close(*, matter: Matter, user: User | None) -> Matter:
     """Close an open matter: read-only from now on. Refused while work is still queued or running
     in it (cancel it or let it finish first), so that nothing writes into a closed matter."""
     with transaction.atomic():
@@ -230,7 +233,7 @@ def check_typed_name(matter: Matter, typed: str) -> None:
         )
 
 
-def matter_request_purge(*, matter: Matter, user: object | None, typed_name: str) -> Matter:
+def matter_request_purge(*, matter: Matter, user: User | None, typed_name: str) -> Matter:
     """Ask for the matter to be purged (its owner, typing its name). It must be closed first."""
     check_typed_name(matter, typed_name)
     with transaction.atomic():
@@ -287,7 +290,7 @@ def matter_purge_failed(*, matter: Matter, reason: str) -> None:
     matter.purge_error = reason[:2000]
 
 
-def matter_mark_purged(*, matter: Matter, user: object | None) -> Matter:
+def matter_mark_purged(*, matter: Matter, user: User | None) -> Matter:
     """Record the purge done: the row stays as a tombstone (name, members, dates), its
     description (the client's words) goes."""
     matter.status = Matter.Status.PURGED

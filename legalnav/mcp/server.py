@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import anyio
 from django.core.exceptions import PermissionDenied
@@ -36,6 +36,9 @@ from legalnav.api.errors import ApiError
 from legalnav.api.search import matter_search
 from legalnav.api.tokens import TokenInvalid, api_token_authenticate, api_token_user
 from legalnav.documents.models import Document
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 T = TypeVar("T")
 VIA = "mcp"
@@ -287,7 +290,7 @@ def _provision_tools(server: MCPServer, call: Caller) -> None:
         gives the node id, document, a snippet and the score; fetch the text with
         get_provisions."""
 
-        def run(user: object) -> schemas.SearchResult:
+        def run(user: User) -> schemas.SearchResult:
             try:
                 params = schemas.SearchParams(
                     q=query, flags=flags or [], k=k, mode=mode, document_id=document_id
@@ -314,7 +317,7 @@ def _question_tools(server: MCPServer, call: Caller) -> None:
         checked against the text. Waits up to wait_seconds for the answer; if it is not ready
         the status is "queued" or "running": call get_answer with the returned id later."""
 
-        def run(user: object) -> schemas.QueryOut:
+        def run(user: User) -> schemas.QueryOut:
             try:
                 body = schemas.AskBody(question=question, mode=mode)
             except ValueError as exc:
@@ -354,7 +357,7 @@ def _grid_tools(server: MCPServer, call: Caller) -> None:
         confidence, or "not found". preset "cuad" adds CUAD's 41 clause categories. Filled in
         the background: poll get_grid, then read get_grid_cells."""
 
-        def run(user: object) -> grids.GridOut:
+        def run(user: User) -> grids.GridOut:
             try:
                 body = grids.GridCreateBody(
                     title=title, preset=preset, columns=columns, document_ids=document_ids,
@@ -376,7 +379,7 @@ def _grid_tools(server: MCPServer, call: Caller) -> None:
         """A grid's status and progress (cells done of total), documents, columns and cost
         estimate; waits up to wait_seconds for it to finish."""
 
-        def run(user: object) -> grids.GridOut:
+        def run(user: User) -> grids.GridOut:
             deadline = time.monotonic() + min(wait_seconds, MAX_WAIT_SECONDS)
             while True:
                 out = grids.grid_detail(user=user, matter_id=matter_id, grid_id=grid_id)
@@ -434,7 +437,7 @@ def _playbook_tools(server: MCPServer, call: Caller) -> None:
         mode "claude" fills a new grid with Claude, which also reads positions in words. Poll
         get_deviations while the grid fills."""
 
-        def run(user: object) -> playbooks.RunOut:
+        def run(user: User) -> playbooks.RunOut:
             try:
                 body = playbooks.ApplyBody(
                     playbook_id=playbook_id, document_ids=document_ids, grid_id=grid_id, mode=mode
@@ -460,7 +463,7 @@ def _playbook_tools(server: MCPServer, call: Caller) -> None:
         verbatim quotation it rests on. verdict: problems (all but meets, the default), one
         verdict, or blank for all."""
 
-        def run(user: object) -> dict[str, Any]:
+        def run(user: User) -> dict[str, Any]:
             summary = playbooks.run_detail(user=user, matter_id=matter_id, run_id=run_id)
             params = playbooks.VerdictParams(
                 verdict=verdict, severity=severity, limit=limit, offset=offset
@@ -520,7 +523,7 @@ def _resources(server: MCPServer, call: Caller) -> None:
         mime_type="application/json",
     )
     def document_resource(document_id: str, ctx: Context) -> str:
-        def run(user: object) -> str:
+        def run(user: User) -> str:
             doc = selectors.document_detail(user=user, document_id=document_id)
             tree = selectors.node_tree(user=user, document_id=document_id)
             return json.dumps(
@@ -540,7 +543,7 @@ def _resources(server: MCPServer, call: Caller) -> None:
         mime_type="text/plain",
     )
     def node_resource(document_id: str, node_id: str, ctx: Context) -> str:
-        def run(user: object) -> str:
+        def run(user: User) -> str:
             found = selectors.node_detail(
                 user=user, document_id=document_id, node_id=node_id, params=schemas.NodeParams()
             )
@@ -583,7 +586,7 @@ CANCEL: dict[str, Callable[[object, int, int | None], Any]] = {
 def _job_action(
     table: dict[str, Callable[[object, int, int | None], Any]],
     kind: str,
-    user: object,
+    user: User,
     job_id: int,
     matter_id: int | None,
 ) -> dict[str, Any]:
@@ -596,7 +599,7 @@ def _need_matter(matter_id: int | None, what: str = "question") -> int:
     return matter_id
 
 
-def _wait(user: object, matter_id: int, query_id: int, seconds: float) -> schemas.QueryOut:
+def _wait(user: User, matter_id: int, query_id: int, seconds: float) -> schemas.QueryOut:
     """Poll the question until it is answered or failed, or ``seconds`` have passed."""
     deadline = time.monotonic() + min(seconds, MAX_WAIT_SECONDS)
     while True:

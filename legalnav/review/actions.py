@@ -12,6 +12,7 @@ is for the grid's creator or an editor, as for questions.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -37,6 +38,9 @@ from legalnav.review.services import (
     grid_estimate,
 )
 from legalnav.review.verbs import Verb as ReviewVerb
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 # Besides the actions, what the doors need of the services (they do not import them: the layer
 # contract in pyproject.toml): the refusals and the checks and estimate made before acting.
@@ -68,7 +72,7 @@ def _target(grid: Grid) -> str:
     return f"review grid G{grid.pk} {grid.title}"
 
 
-def _queue_down(matter: Matter, user: object, grid: Grid, via: str) -> JobQueueDown:
+def _queue_down(matter: Matter, user: User, grid: Grid, via: str) -> JobQueueDown:
     audit.queue_down_record(
         matter=matter,
         user=user,
@@ -87,7 +91,7 @@ def _same_matter(matter: Matter, grid: Grid) -> None:
 def grid_create(
     *,
     matter: Matter,
-    user: object | None,
+    user: User | None,
     title: str,
     columns: Sequence[ColumnSpec],
     document_ids: Sequence[int] | None,
@@ -141,7 +145,7 @@ def grid_create(
     return grid
 
 
-def grid_cancel(*, matter: Matter, user: object, grid: Grid, via: str) -> bool:
+def grid_cancel(*, matter: Matter, user: User, grid: Grid, via: str) -> bool:
     """Cancel a queued or running grid (its cells so far are kept): its creator may, and so may an
     editor or owner. False when it had ended."""
     role = require(user=user, matter=matter, action=Action.ASK)
@@ -163,7 +167,7 @@ def grid_cancel(*, matter: Matter, user: object, grid: Grid, via: str) -> bool:
     return True
 
 
-def grid_retry(*, matter: Matter, user: object, grid: Grid, via: str, refill: bool = False) -> bool:
+def grid_retry(*, matter: Matter, user: User, grid: Grid, via: str, refill: bool = False) -> bool:
     """Resume a failed, cancelled or stalled grid (only missing cells are filled), or with
     ``refill`` fill every unreviewed cell afresh (also a finished grid). Reviewed cells are kept
     either way. False when there is nothing to do."""
@@ -187,7 +191,7 @@ def grid_retry(*, matter: Matter, user: object, grid: Grid, via: str, refill: bo
 
 
 def cell_review(
-    *, matter: Matter, user: object, cell: Cell, status: str, value: str = "", via: str
+    *, matter: Matter, user: User, cell: Cell, status: str, value: str = "", via: str
 ) -> Cell:
     """Confirm a cell, correct it (with the reviewer's value) or undo the review; audited, and
     kept by every later run of the grid."""
@@ -214,9 +218,7 @@ def cell_review(
     return cell
 
 
-def column_confirm(
-    *, matter: Matter, user: object, grid: Grid, column: GridColumn, via: str
-) -> int:
+def column_confirm(*, matter: Matter, user: User, grid: Grid, column: GridColumn, via: str) -> int:
     """Confirm at once every found cell of one column that nobody has reviewed (a cell already
     confirmed or corrected keeps its review; a "not found" cell is left for a person to look
     at). One audit row names the column and the cells; returns how many were confirmed."""
@@ -247,7 +249,7 @@ def column_confirm(
 
 
 def saved_column_add(
-    *, matter: Matter, user: object, key: str, question: str, type_: str, via: str
+    *, matter: Matter, user: User, key: str, question: str, type_: str, via: str
 ) -> SavedColumn:
     """Keep the user's own column (a question and an answer type) in the matter for later
     grids; saving the same name again updates it."""
@@ -267,7 +269,7 @@ def saved_column_add(
 
 
 def grid_export(
-    *, matter: Matter, user: object, grid: Grid, fmt: str, via: str, base_url: str = ""
+    *, matter: Matter, user: User, grid: Grid, fmt: str, via: str, base_url: str = ""
 ) -> exports.Export:
     """The grid as CSV, XLSX or a PDF memo (any member); the export is audited. Raises
     ``RateLimited`` past the export rate (``LEGALNAV_EXPORT_RATE_PER_MINUTE``). ``base_url``
@@ -298,14 +300,14 @@ def grid_export(
 # --- playbooks ----------------------------------------------------------------------------------
 
 
-def _staff(user: object) -> None:
+def _staff(user: User) -> None:
     if not getattr(user, "is_authenticated", False) or not getattr(user, "is_staff", False):
         raise PermissionDenied("Only staff write the firm's playbooks.")
 
 
 def playbook_save(
     *,
-    user: object,
+    user: User,
     playbook: Playbook | None,
     name: str,
     description: str,
@@ -349,7 +351,7 @@ def playbook_save(
 def playbook_apply(
     *,
     matter: Matter,
-    user: object,
+    user: User,
     playbook: Playbook,
     document_ids: Sequence[int] | None,
     grid: Grid | None,

@@ -18,7 +18,7 @@ import io
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TYPE_CHECKING
 from urllib.parse import quote
 
 from django.template.loader import render_to_string
@@ -29,6 +29,9 @@ from django.utils.text import slugify
 from legalnav.review import playbooks
 from legalnav.review.models import Cell, Grid, GridColumn, PlaybookRun
 from legalnav.review.selectors import grid_counts, grid_pages, grid_table
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 FORMATS = ("csv", "xlsx", "pdf")
 CONTENT_TYPES = {
@@ -290,7 +293,7 @@ def _deviations_sheet(book, grid: Grid, base_url: str) -> None:  # type: ignore[
     sheet.sheet.auto_filter.ref = f"A1:L{sheet.rows}"
 
 
-def grid_memo_html(grid: Grid, user: object) -> str:
+def grid_memo_html(grid: Grid, user: User) -> str:
     """The memo as HTML (what WeasyPrint lays out); every document string escaped. A grid that a
     playbook was applied to opens with its deviations (deviates, missing, needs review), each
     with its quotation verbatim."""
@@ -318,13 +321,13 @@ def grid_memo_html(grid: Grid, user: object) -> str:
     )
 
 
-def grid_pdf(grid: Grid, user: object) -> bytes:
+def grid_pdf(grid: Grid, user: User) -> bytes:
     from weasyprint import HTML  # heavy: only when a memo is actually exported
 
     return HTML(string=grid_memo_html(grid, user)).write_pdf()  # type: ignore[no-any-return]
 
 
-def grid_export_render(*, grid: Grid, fmt: str, user: object, base_url: str = "") -> Export:
+def grid_export_render(*, grid: Grid, fmt: str, user: User, base_url: str = "") -> Export:
     """Render the export (nothing recorded: ``actions.grid_export`` audits it)."""
     if fmt == "csv":
         out = grid_csv_file(grid)

@@ -20,7 +20,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
@@ -51,6 +51,9 @@ from legalnav.review.rules import (
 )
 from legalnav.review.selectors import amending_cells, row_documents
 from legalnav.review.services import ColumnSpec, GridRejected
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 MAX_POSITIONS = 60
 SEVERITY_RANK = Verdict.SEVERITY_ORDER
@@ -177,7 +180,7 @@ def playbook_write(
     name: str,
     description: str,
     positions: Sequence[Position],
-    user: object,
+    user: User,
     archived: bool = False,
 ) -> Playbook:
     """Create a playbook, or save a new version of one; run inside the caller's transaction (the
@@ -249,7 +252,7 @@ def run_create(
     *,
     matter: Matter,
     playbook: Playbook,
-    user: object,
+    user: User,
     grid: Grid | None,
     documents: Sequence[Document],
     mode: str = Grid.Mode.OFFLINE,

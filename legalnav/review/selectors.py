@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
@@ -28,6 +28,9 @@ from legalnav.review.models import (
     GridColumn,
     SavedColumn,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
 FILTERS = {
     "": "All cells",
@@ -330,7 +333,7 @@ def grid_counts(*, grid: Grid) -> dict[str, int]:
     return {key: int(row.get(name, 0)) for key, name in GRID_COUNTS.items()}
 
 
-def saved_columns(*, matter: Matter, user: object) -> QuerySet[SavedColumn]:
+def saved_columns(*, matter: Matter, user: User | AnonymousUser) -> QuerySet[SavedColumn]:
     if not getattr(user, "is_authenticated", False):
         return SavedColumn.objects.none()
     return SavedColumn.objects.filter(matter=matter, created_by=user).order_by("key")

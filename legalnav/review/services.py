@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -52,6 +52,9 @@ from legalnav.review.models import (
     GridDocument,
     SavedColumn,
 )
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 GRID = "grid"
@@ -241,7 +244,7 @@ def grid_documents_check(*, matter: Matter, document_ids: Sequence[int] | None) 
 def grid_create(
     *,
     matter: Matter,
-    user: object | None,
+    user: User | None,
     title: str,
     columns: Sequence[ColumnSpec],
     documents: Sequence[Document],
@@ -888,7 +891,7 @@ def document_cells_uncount(*, document_id: int) -> None:
 # --- reviewing cells, saving columns -------------------------------------------------------------
 
 
-def cell_review_write(*, cell: Cell, user: object, status: str, value: str = "") -> Cell:
+def cell_review_write(*, cell: Cell, user: User, status: str, value: str = "") -> Cell:
     """Record a reviewer's verdict: ``confirmed`` (the value stands), ``corrected`` (with their
     own value) or ``none`` (undo). Kept by every later run of the grid."""
     if status not in Cell.Review.values:
@@ -921,7 +924,7 @@ def cell_review_write(*, cell: Cell, user: object, status: str, value: str = "")
     return cell
 
 
-def column_confirm_write(*, grid: Grid, column: GridColumn, user: object) -> list[int]:
+def column_confirm_write(*, grid: Grid, column: GridColumn, user: User) -> list[int]:
     """Confirm every found, unreviewed cell of a column; the ids confirmed. The cells are
     locked as they are read, so a review written meanwhile is neither overwritten nor counted;
     the grid's count of reviewed cells goes up by the cells the update changed, in the same
@@ -946,7 +949,7 @@ def column_confirm_write(*, grid: Grid, column: GridColumn, user: object) -> lis
 
 
 def saved_column_create(
-    *, matter: Matter, user: object, key: str, question: str, type_: str
+    *, matter: Matter, user: User, key: str, question: str, type_: str
 ) -> SavedColumn:
     """Save (or update) the user's own column in the matter for later grids."""
     (spec,) = columns_check([ColumnSpec(key, question, type_)])
