@@ -219,7 +219,7 @@ def test_a_sweep_that_cannot_reach_the_queue_fails_the_job_with_that_reason(matt
     def down(spec, pk):
         raise jobs.QueueUnavailable("connection refused")
 
-    monkeypatch.setattr(jobs, "_send", down)
+    monkeypatch.setattr("legalnav.core.jobs.dispatch._send", down)
     q = question(matter)
     Query.objects.filter(pk=q.pk).update(
         status="running",
@@ -322,7 +322,7 @@ def test_the_answer_page_never_polls_forever_and_offers_retry_and_cancel(
     client.force_login(user)
     # The poll's sweep cannot help (as when another process is mid-way through sweeping it):
     # the page must still stop polling and say what is going on.
-    monkeypatch.setattr(jobs, "job_sweep_one", lambda *a, **k: "")
+    monkeypatch.setattr("legalnav.core.jobs.sweep.job_sweep_one", lambda *a, **k: "")
     q = stalled_question(matter)
     url = reverse("answer-detail", args=[matter.pk, q.pk])
     poll = client.get(url, HTTP_HX_REQUEST="true")
@@ -491,7 +491,7 @@ def test_the_ask_page_says_when_the_queue_is_down_and_keeps_the_question(
     def down(spec, pk):
         raise jobs.QueueUnavailable("connection refused")
 
-    monkeypatch.setattr(jobs, "_send", down)
+    monkeypatch.setattr("legalnav.core.jobs.dispatch._send", down)
     user = MembershipFactory(matter=matter, role=Membership.Role.VIEWER).user
     client.force_login(user)
     response = client.post(
@@ -595,8 +595,11 @@ def test_apps_register_their_jobs_and_core_names_none_of_them():
     import re
     from pathlib import Path
 
-    source = Path(jobs.__file__).read_text(encoding="utf-8")
-    assert not re.search(r"legalnav\.(documents|answers|review|evaluation|api|mcp)\.", source)
+    sources = sorted(Path(jobs.__file__).parent.glob("*.py"))
+    assert {p.name for p in sources} >= {"__init__.py", "spec.py", "lease.py", "dispatch.py"}
+    for path in sources:
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"legalnav\.(documents|answers|review|evaluation|api|mcp)\.", source)
     assert set(jobs.SPECS) == {"document", "question", "grid", "grid_chunk", "evaluation"}
     assert jobs.spec_for("grid").model == "review.Grid"
     jobs.register_job(jobs.spec_for("grid"))  # the same spec again: nothing changes
@@ -604,3 +607,19 @@ def test_apps_register_their_jobs_and_core_names_none_of_them():
         jobs.register_job(dataclasses.replace(jobs.spec_for("grid"), noun="Something else"))
     with pytest.raises(ValueError, match="unknown job kind"):
         jobs.spec_for("nothing")
+
+
+def test_the_job_modules_import_no_private_name_from_each_other():
+    """core/jobs/ is split into spec, lease, dispatch and sweep; a helper one of them needs from
+    another is public, so that no module leans on a sibling's internals."""
+    import ast
+    from pathlib import Path
+
+    for path in Path(jobs.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "legalnav.core.jobs"
+            ):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, f"{path.name} imports {private} from {node.module}"

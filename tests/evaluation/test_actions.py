@@ -154,7 +154,7 @@ def test_a_retry_when_the_queue_is_down_is_audited_and_the_run_kept_failed(
     def down(spec, pk):
         raise jobs.QueueUnavailable("connection refused")
 
-    monkeypatch.setattr(jobs, "_send", down)
+    monkeypatch.setattr("legalnav.core.jobs.dispatch._send", down)
     run = make_run(creator)
     client.force_login(creator)
     response = client.post(reverse("evaluation-retry", args=[run.pk]), follow=True)

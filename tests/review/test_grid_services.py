@@ -263,7 +263,7 @@ def test_a_grid_refused_by_a_down_queue_is_kept_failed_and_audited(
     def down(spec, pk):
         raise jobs.QueueUnavailable("connection refused")
 
-    monkeypatch.setattr(jobs, "_send", down)
+    monkeypatch.setattr("legalnav.core.jobs.dispatch._send", down)
     with pytest.raises(actions.JobQueueDown) as refused:
         _create(matter, owner, title="Outage")
     grid = refused.value.grid
