@@ -9,7 +9,7 @@ class AnswersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # This app's jobs (see core/jobs.py).
+        # This app's jobs (see core/jobs/).
         from legalnav.answers.jobs import SPECS as JOBS
         from legalnav.core.jobs import register_job
 

@@ -9,7 +9,7 @@ class DocumentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # This app's jobs (see core/jobs.py).
+        # This app's jobs (see core/jobs/).
         from legalnav.core.jobs import register_job
         from legalnav.documents.jobs import SPECS as JOBS
 

@@ -10,7 +10,7 @@ class EvaluationConfig(AppConfig):
     verbose_name = "Evaluation"
 
     def ready(self) -> None:
-        # This app's jobs (see core/jobs.py).
+        # This app's jobs (see core/jobs/).
         from legalnav.core.jobs import register_job
         from legalnav.evaluation.jobs import SPECS as JOBS
 

@@ -12,7 +12,7 @@ class ReviewConfig(AppConfig):
     verbose_name = "Review grid"
 
     def ready(self) -> None:
-        # This app's jobs (see core/jobs.py).
+        # This app's jobs (see core/jobs/).
         from legalnav.core.jobs import register_job
         from legalnav.review.jobs import SPECS as JOBS
 
