@@ -32,8 +32,9 @@ package, as callers always have):
 
 - ``spec``: ``JobSpec``, the registry (``register_job``, ``spec_for``, ``SPECS``) and the settings
   every part reads.
-- ``lease``: the claim (``job_claim``, ``Refusal``), the ``Lease``, ``guard`` around the work, and
-  how a failure is worded and written (``failure_reason``, ``fail_if_held``, ``give_up``).
+- ``lease``: the claim (``job_claim``, ``Refusal``), the ``Lease``, ``guard`` around the work
+  (``run_claimed``: the claim, then the work inside ``guard``), and how a failure is worded and
+  written (``failure_reason``, ``fail_if_held``, ``give_up``).
 - ``dispatch``: sending a job to a runner (``enqueue``), running it (``run_job``) and the Celery
   task's body (``run_celery_job``, ``time_limits``, ``retry_backoff``).
 - ``sweep``: ``is_stale``, the sweeper (``jobs_sweep``, ``job_sweep_one``, ``job_poll_check``)
@@ -66,6 +67,7 @@ from legalnav.core.jobs.lease import (
     guard,
     job_claim,
     note_if_held,
+    run_claimed,
 )
 from legalnav.core.jobs.spec import (
     SPECS,
@@ -127,6 +129,7 @@ __all__ = [
     "register_job",
     "retry_backoff",
     "run_celery_job",
+    "run_claimed",
     "run_job",
     "runner_name",
     "spec_for",

@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, connections
@@ -261,6 +261,33 @@ def guard(lease: Lease, *, reraise: tuple[type[BaseException], ...] = ()) -> Ite
             logger.exception("could not mark %r failed", lease)
     finally:
         lease.stop_heartbeat()
+
+
+T = TypeVar("T")
+
+
+def run_claimed(
+    spec: JobSpec,
+    pk: int,
+    *,
+    owner: str,
+    work: Callable[[Lease], T],
+    reraise: tuple[type[BaseException], ...] = (),
+) -> T | Refusal | None:
+    """Claim the job for ``owner`` and run ``work(lease)`` inside ``guard``: the claim, guard,
+    persist shape every job's function shares.
+
+    Returns the ``Refusal`` unchanged when the claim is refused (``work`` never runs), what
+    ``work`` returned, or None when ``guard`` ended the work instead (the row failed with a
+    reason, or the job was cancelled or taken over). The exceptions in ``reraise`` go up, as
+    from ``guard``."""
+    lease = job_claim(spec, pk, owner=owner)
+    if isinstance(lease, Refusal):
+        return lease
+    result: T | None = None
+    with guard(lease, reraise=reraise):
+        result = work(lease)
+    return result
 
 
 def note_if_held(spec: JobSpec, pk: int, owner: str, message: str) -> None:
