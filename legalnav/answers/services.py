@@ -106,12 +106,14 @@ def query_answer_job(
 
     Safe to run twice: a second delivery finds it answered (or held by a live worker) and
     leaves. Every write after the claim is conditional on still holding it."""
-    lease = jobs.job_claim(QUESTION, query_id, owner=owner)
-    if isinstance(lease, jobs.Refusal):
-        return lease.reason
-    with jobs.guard(lease, reraise=reraise):
+
+    def work(lease: jobs.Lease) -> None:
         query = Query.objects.select_related("matter").get(pk=query_id)
         _answer_claimed(query, lease)
+
+    outcome = jobs.run_claimed(QUESTION, query_id, owner=owner, work=work, reraise=reraise)
+    if isinstance(outcome, jobs.Refusal):
+        return outcome.reason
     row = Query.objects.filter(pk=query_id).values_list("status", flat=True).first()
     return row or "gone"
 

@@ -262,11 +262,15 @@ def document_index_job(
         return "gone"
     if doc.is_current:
         return "unchanged"
-    lease = jobs.job_claim(DOCUMENT, document_id, owner=owner)
-    if isinstance(lease, jobs.Refusal):
-        return lease.reason
-    with jobs.guard(lease, reraise=reraise):
-        _index_claimed(doc, lease)
+    outcome = jobs.run_claimed(
+        DOCUMENT,
+        document_id,
+        owner=owner,
+        work=lambda lease: _index_claimed(doc, lease),
+        reraise=reraise,
+    )
+    if isinstance(outcome, jobs.Refusal):
+        return outcome.reason
     status = Document.objects.filter(pk=document_id).values_list("status", flat=True).first()
     return status or "gone"
 

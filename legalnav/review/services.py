@@ -444,17 +444,20 @@ def grid_fill_job(grid_id: int, owner: str, reraise: tuple[type[BaseException], 
     """The job: claim the grid for ``owner``, fill its missing cells a document at a time, and
     end it done or failed. Safe to run twice: every write is conditional on the lease. A grid of
     more than ``GRID_CHUNK_DOCUMENTS`` documents is handed to chunks instead (``_fan_out``)."""
-    spec = jobs.spec_for(GRID)
-    lease = jobs.job_claim(spec, grid_id, owner=owner)
-    if isinstance(lease, jobs.Refusal):
-        return lease.reason
-    with jobs.guard(lease, reraise=reraise):
+
+    def work(lease: jobs.Lease) -> None:
         grid = Grid.objects.select_related("matter").get(pk=grid_id)
         lease.update(started_at=timezone.now(), started_cells=grid.cells_done)
         if grid.rows.count() > settings.GRID_CHUNK_DOCUMENTS:
             _fan_out(grid, lease)
         else:
             _fill_claimed(grid, lease)
+
+    outcome = jobs.run_claimed(
+        jobs.spec_for(GRID), grid_id, owner=owner, work=work, reraise=reraise
+    )
+    if isinstance(outcome, jobs.Refusal):
+        return outcome.reason
     row = Grid.objects.filter(pk=grid_id).values_list("status", flat=True).first()
     return row or "gone"
 
