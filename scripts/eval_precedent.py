@@ -53,7 +53,7 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from legalnav.answers.research.evaluate import aila_dev, retrieval_metrics  # noqa: E402
+from legalnav.bench.research_eval import aila_dev, retrieval_metrics  # noqa: E402
 from legalnav.documents.parsing.judgments import paragraphs, sentences  # noqa: E402
 
 AILA = Path(settings.DATA_DIR) / "judgments" / "aila2019"

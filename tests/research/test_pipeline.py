@@ -371,7 +371,7 @@ def test_a_side_choice_on_the_page_asks_the_question_again(research_matter, judg
 def test_a_long_statement_of_facts_asking_only_for_a_brief_says_its_proposition_is_not_stated(
     research_matter, judgments
 ):
-    from legalnav.answers.research.evaluate import AILA_BRIEF
+    from legalnav.bench.research_eval import AILA_BRIEF
 
     facts = (
         "The appellant was tried for the murder of his wife, who died of burns in their house. "

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from legalnav.answers.research import evaluate
 from legalnav.answers.research.reading import (
     Side,
     is_fact_pattern,
@@ -18,6 +17,7 @@ from legalnav.answers.research.reading import (
 )
 from legalnav.answers.research.router import CLARIFY, DEEP, route_offline
 from legalnav.answers.research.stance import ADVERSE, SUPPORTING, CardFacts, judgment_stance
+from legalnav.bench import research_eval as evaluate
 
 # The two questions of issue 17, as a new user asked them.
 BRIEF_FOR_APPELLANT = (

@@ -3,12 +3,6 @@ stance of real judgments, the overruling classifier on LegalBench's sentences, v
 
 from __future__ import annotations
 
-from legalnav.answers.research.evaluate import (
-    label_scores,
-    overruling_rows,
-    retrieval_metrics,
-    routing_gold,
-)
 from legalnav.answers.research.listing import CardView, card_passes, read_filters
 from legalnav.answers.research.router import CLARIFY, DEEP, SIMPLE, route_offline
 from legalnav.answers.research.stance import (
@@ -22,6 +16,12 @@ from legalnav.answers.research.stance import (
     user_side,
 )
 from legalnav.answers.research.validate import REMOVED_QUOTE, clean_answer
+from legalnav.bench.research_eval import (
+    label_scores,
+    overruling_rows,
+    retrieval_metrics,
+    routing_gold,
+)
 from legalnav.documents.parsing.judgments import case_card
 from tests.research.conftest import SHARED_DATA, aila_text, shared
 

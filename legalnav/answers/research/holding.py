@@ -12,7 +12,7 @@ embedder), or, where a matter has no embedder, the share of the issue's content 
 uses. Near is not enough where the issue has words of its own: words few of the matter's
 judgments use ("dying declaration", "unduly harsh"). A judgment none of whose holdings uses one
 of them is off the issue however near its sentences sound ("the accused", "the conviction" are
-everywhere in a criminal matter). The floors were tuned on the old stance sets only (``research_eval stance --set tune``); a
+everywhere in a criminal matter). The floors were tuned on the old stance sets only (``research_eval stance-sets --set tune``); a
 question that states no issue of its own (a long statement of facts with only "prepare a brief")
 is not matched: its stance stays with the outcome, and says so.
 """

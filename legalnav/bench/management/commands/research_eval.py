@@ -20,12 +20,12 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.answers.research import evaluate
 from legalnav.answers.research.router import route_offline
 from legalnav.answers.research.stance import overrules, sentence_polarity
+from legalnav.bench import research_eval as evaluate
 
 DATA = Path(settings.DATA_DIR)
-GOLD = Path(evaluate.__file__).resolve().parent / "gold"
+GOLD = evaluate.GOLD_DIR
 SIMPLE_QUESTION = "Which cases mention a dying declaration?"
 DEEP_QUESTION = (
     "My client, the accused, was convicted of murder on the strength of a dying declaration. "

@@ -1,5 +1,6 @@
 """Measurements for precedent research: AILA 2019 prior-case retrieval, the offline stance
-classifier, and routing accuracy on the gold file. Used by ``manage.py research_eval``.
+classifier, and routing accuracy on the gold file. Used by ``manage.py research_eval``; it lives
+with the other measurement, in the bench app.
 
 Metrics follow trec_eval's definitions: average precision over all relevant documents (a
 relevant one never retrieved counts as precision 0), P@10, recall at 100 and the reciprocal rank
@@ -15,7 +16,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-GOLD_ROUTING = Path(__file__).resolve().parent / "gold" / "routing.jsonl"
+# The research app's gold files (hand-labelled questions, routes and stances).
+GOLD_DIR = Path(__file__).resolve().parents[1] / "answers" / "research" / "gold"
+GOLD_ROUTING = GOLD_DIR / "routing.jsonl"
 
 
 # --- retrieval metrics -------------------------------------------------------------------------
@@ -266,8 +269,8 @@ def aila_rankings(
 
 # --- reading research questions (issue 17's gold file) ------------------------------------------
 
-GOLD_QUESTIONS = Path(__file__).resolve().parent / "gold" / "research_questions.jsonl"
-GOLD_AILA_STANCE = Path(__file__).resolve().parent / "gold" / "aila_stance.jsonl"
+GOLD_QUESTIONS = GOLD_DIR / "research_questions.jsonl"
+GOLD_AILA_STANCE = GOLD_DIR / "aila_stance.jsonl"
 
 
 def side_is_right(gold: dict[str, object], side: object) -> bool:
@@ -408,7 +411,6 @@ def aila_stance_scores(
 
 # --- stance on the issue, by holdings: the old, tuning and blind sets ---------------------------
 
-GOLD_DIR = Path(__file__).resolve().parent / "gold"
 STANCE_SETS = {
     # Tuned on: the AILA pairs of the first stance work and the EWCA tuning set.
     "old": ("aila_stance.jsonl",),
