@@ -273,9 +273,15 @@ _HEADING_CONCLUSION = re.compile(
 _PERMISSION = re.compile(r"\bpermission\b|\bleave\b|\bPTA\b", re.I)
 
 
+# No sentence of an order runs longer than this either side of its verb: the search for its
+# ends stops there, so a text without full stops costs linear time, not a scan per order word.
+_SENTENCE_REACH = 2_000
+
+
 def _sentence_bounds(text: str, at: int, lo: int, hi: int) -> tuple[int, int]:
     """The sentence around ``at``: from after the last full stop (or a line that ends one) to
     the next; a line broken mid-sentence does not end it."""
+    lo, hi = max(lo, at - _SENTENCE_REACH), min(hi, at + _SENTENCE_REACH)
     start = lo
     for m in re.finditer(r"[.!?][\"”’)]*\s+|\n", text[lo:at]):
         if m.group(0) == "\n" and not _line_ends_sentence(text, lo + m.start()):
@@ -516,16 +522,18 @@ def uk_outcome(text: str) -> tuple[str, str, int]:
 
 
 def _paragraph_start(text: str, at: int) -> int:
-    """Where the numbered paragraph (or line) holding ``at`` begins."""
-    starts = [m.start() for m in re.finditer(r"(?:^|\n)[ \t]*\d+\.", text[max(0, at - 6000) : at])]
+    """Where the numbered paragraph (or line) holding ``at`` begins (at most 6,000 characters
+    back: a text without paragraphs or lines is not read whole for each order word)."""
+    window = max(0, at - 6000)
+    starts = [m.start() for m in re.finditer(r"(?:^|\n)[ \t]*\d+\.", text[window:at])]
     if starts:
-        return max(0, at - 6000) + starts[-1]
-    return text.rfind("\n", 0, at) + 1
+        return window + starts[-1]
+    return max(window, text.rfind("\n", window, at) + 1)
 
 
 def _paragraph_of(text: str, at: int) -> str:
     """The paragraph holding ``at`` and the line above it (a "Conclusion" heading)."""
     start = _paragraph_start(text, at)
-    above = text.rfind("\n", 0, max(0, start - 1)) + 1
+    above = max(start - 200, text.rfind("\n", max(0, start - 200), max(0, start - 1)) + 1)
     heading = text[above:start].strip()
     return (heading + "\n" if len(heading) < 40 else "") + text[start:at]
