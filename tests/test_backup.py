@@ -24,7 +24,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from legalnav.answers import actions as answer_actions
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.documents import actions as document_actions
 from legalnav.documents.models import Document
 from legalnav.retrieval import services as retrieval_services
@@ -57,7 +57,7 @@ for d in Document.objects.all():
         "stored": bool(d.vector_collection),
     }
 for a in Answer.objects.all():
-    out["answers"][a.query.question] = [a.text, Citation.objects.filter(answer=a).count()]
+    out["answers"][a.question.question] = [a.text, Citation.objects.filter(answer=a).count()]
 for c in Cell.objects.select_related("grid", "column"):
     out["cells"][f"{c.grid.title}|{c.document_id}|{c.column.key}"] = c.value
 matter = Matter.objects.get()
@@ -105,7 +105,7 @@ def _build(settings) -> dict:
         here=True,
     )
     query.refresh_from_db()
-    assert query.status == Query.Status.ANSWERED, query.error_message
+    assert query.status == Question.Status.ANSWERED, query.error_message
     grid = review_actions.grid_create(
         matter=matter,
         user=owner,

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import PermissionDenied
 
 from legalnav.answers.memo import Memo, memo_render
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.services import MAX_QUESTION_CHARS as MAX_QUESTION_CHARS  # for the doors
-from legalnav.answers.services import QueryRejected as QueryRejected  # for the doors
+from legalnav.answers.services import QuestionRejected as QuestionRejected  # for the doors
 from legalnav.answers.services import query_answer, query_cancel, query_create, query_retry
 from legalnav.answers.spend import SpendDecision, spend_check
 from legalnav.answers.verbs import Verb as AnswerVerb
@@ -52,15 +52,15 @@ class JobQueueDown(audit.JobQueueDown):
     retried once the queue is back."""
 
     @property
-    def query(self) -> Query:
+    def query(self) -> Question:
         return self.item  # type: ignore[return-value]
 
 
-def _target(query: Query, suffix: str = "") -> str:
+def _target(query: Question, suffix: str = "") -> str:
     return f"question Q{query.pk}{suffix}"
 
 
-def _queue_down(matter: Matter, user: User, query: Query, via: str) -> JobQueueDown:
+def _queue_down(matter: Matter, user: User, query: Question, via: str) -> JobQueueDown:
     audit.queue_down_record(
         matter=matter,
         user=user,
@@ -73,11 +73,11 @@ def _queue_down(matter: Matter, user: User, query: Query, via: str) -> JobQueueD
 
 def question_ask(
     *, matter: Matter, user: User | None, question: str, mode: str, via: str, here: bool = False
-) -> Query:
+) -> Question:
     """Put a question to the matter; it is answered in the background.
 
     Raises ``RateLimited`` (past a spending cap or the asking rate; nothing saved),
-    ``QueryRejected`` (nothing saved, the rate refunded) or ``JobQueueDown`` (saved as failed
+    ``QuestionRejected`` (nothing saved, the rate refunded) or ``JobQueueDown`` (saved as failed
     with the reason; Retry sends it again).
 
     ``here``: answer it in this process before returning (the commands' door, which acts for no
@@ -117,7 +117,7 @@ def question_ask(
     return query
 
 
-def question_retry(*, matter: Matter, user: User, query: Query, via: str) -> bool:
+def question_retry(*, matter: Matter, user: User, query: Question, via: str) -> bool:
     """Send a failed, cancelled or stalled question again (counts against the asking rate and
     is refused past a spending cap). False when there was nothing to retry (it is answered, or a
     worker is on it)."""
@@ -147,7 +147,7 @@ def question_retry(*, matter: Matter, user: User, query: Query, via: str) -> boo
     return True
 
 
-def question_cancel(*, matter: Matter, user: User, query: Query, via: str) -> bool:
+def question_cancel(*, matter: Matter, user: User, query: Question, via: str) -> bool:
     """Cancel a queued or running question: its asker may, and so may an editor or owner of
     the matter (a viewer cannot stop other people's questions). False when it had ended."""
     asker = query.asked_by_id is not None and query.asked_by_id == getattr(user, "pk", None)
@@ -166,7 +166,7 @@ def question_cancel(*, matter: Matter, user: User, query: Query, via: str) -> bo
     return True
 
 
-def memo_export(*, matter: Matter, query: Query, user: User, via: str) -> Memo:
+def memo_export(*, matter: Matter, query: Question, user: User, via: str) -> Memo:
     """The answered question as a PDF memo; the export is recorded in the matter's audit trail.
     Any member may export (the door checked VIEW). Raises ``RateLimited`` past the export rate
     (``LEGALNAV_EXPORT_RATE_PER_MINUTE``) and ``MemoUnavailable`` before an answer."""

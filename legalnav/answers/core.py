@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from legalnav.answers import citations, snapshots
-from legalnav.answers.models import Answer, Citation, Evidence, Query
+from legalnav.answers.models import Answer, Citation, Evidence, Question
 from legalnav.answers.offline import Provision, answer_offline
 from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
@@ -274,7 +274,7 @@ def node_rows(wanted: Iterable[tuple[int, str]]) -> NodeRows:
 
 def persist(
     *,
-    query: Query,
+    query: Question,
     lease: jobs.Lease,
     outcome: Outcome,
     more: Callable[[Answer, NodeRows], None] | None = None,
@@ -297,9 +297,9 @@ def persist(
     )
     inject = outcome.inject.as_fields(payload_tokens) if outcome.inject else {}
     with transaction.atomic():
-        Answer.objects.filter(query=query).delete()  # a retry replaces the earlier answer
+        Answer.objects.filter(question=query).delete()  # a retry replaces the earlier answer
         answer = Answer.objects.create(
-            query=query,
+            question=query,
             text=outcome.draft.text,
             answerer=outcome.draft.answerer,
             validation=outcome.validation,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from legalnav.answers import selectors
 from legalnav.answers.memo import memo_render
-from legalnav.answers.models import Answer, Citation, Query
+from legalnav.answers.models import Answer, Citation, Question
 from legalnav.matters.handover import Entry, csv_bytes
 from legalnav.matters.models import Matter
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-def _markdown(query: Query, answer: Answer | None, citations: list[Citation]) -> str:
+def _markdown(query: Question, answer: Answer | None, citations: list[Citation]) -> str:
     asked_by = query.asked_by.get_username() if query.asked_by else "a command"
     lines = [
         f"# Q{query.pk}: {query.question}",
@@ -44,14 +44,14 @@ def _markdown(query: Query, answer: Answer | None, citations: list[Citation]) ->
 
 
 def answers_part(matter: Matter, user: User) -> Iterator[Entry]:
-    queries = Query.objects.filter(matter=matter).select_related("asked_by").order_by("pk")
+    queries = Question.objects.filter(matter=matter).select_related("asked_by").order_by("pk")
     rows = []
     for query in queries.iterator(chunk_size=200):
         answer = selectors.answer_of(query)
         citations = selectors.answer_citations(answer=answer) if answer else []
         yield f"answers/Q{query.pk}.md", _markdown(query, answer, citations).encode("utf-8")
         memo = ""
-        if answer is not None and query.status == Query.Status.ANSWERED:
+        if answer is not None and query.status == Question.Status.ANSWERED:
             try:
                 pdf = memo_render(matter=matter, query=query, user=user).pdf
             except Exception as exc:  # noqa: BLE001 - one memo must not stop the handover

@@ -7,7 +7,7 @@ from legalnav.core.jobs import JobSpec
 
 QUESTION = JobSpec(
     kind="question",
-    model="answers.Query",
+    model="answers.Question",
     task="legalnav.answers.tasks.answer_query",
     execute="legalnav.answers.services.query_answer_job",
     noun="Answering",

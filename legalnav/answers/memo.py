@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from legalnav.answers import report, selectors
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.matters.models import Matter
 
 if TYPE_CHECKING:
@@ -32,10 +32,10 @@ class Memo:
     filename: str
 
 
-def memo_html(*, matter: Matter, query: Query, user: User) -> str:
+def memo_html(*, matter: Matter, query: Question, user: User) -> str:
     """The memo as HTML (what WeasyPrint lays out); every document and answer string escaped."""
     answer = selectors.answer_of(query)
-    if query.status != Query.Status.ANSWERED or answer is None:
+    if query.status != Question.Status.ANSWERED or answer is None:
         raise MemoUnavailable("Only an answered question can be exported as a memo.")
     citations = selectors.answer_citations(answer=answer)
     out = report.answer_report(query=query, answer=answer, citations=citations)
@@ -52,7 +52,7 @@ def memo_html(*, matter: Matter, query: Query, user: User) -> str:
     return render_to_string("memo/memo.html", context)
 
 
-def memo_render(*, matter: Matter, query: Query, user: User) -> Memo:
+def memo_render(*, matter: Matter, query: Question, user: User) -> Memo:
     """Render the memo to PDF (nothing recorded: ``actions.memo_export`` audits the export)."""
     html = memo_html(matter=matter, query=query, user=user)
     from weasyprint import HTML  # heavy: only when a memo is actually exported

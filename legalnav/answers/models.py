@@ -7,7 +7,7 @@ from legalnav.documents.models import Document, Node
 from legalnav.matters.models import Matter
 
 
-class Query(models.Model):
+class Question(models.Model):
     """A question asked of a matter, in a retrieval mode, and where it stands."""
 
     class Mode(models.TextChoices):
@@ -23,7 +23,7 @@ class Query(models.Model):
         FAILED = "failed", "Failed"
         CANCELLED = "cancelled", "Cancelled"
 
-    matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="queries")
+    matter = models.ForeignKey(Matter, on_delete=models.CASCADE, related_name="questions")
     asked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -52,7 +52,7 @@ class Query(models.Model):
 
 
 class Answer(models.Model):
-    query = models.OneToOneField(Query, on_delete=models.CASCADE, related_name="answer")
+    question = models.OneToOneField(Question, on_delete=models.CASCADE, related_name="answer")
     text = models.TextField()
     answerer = models.CharField(max_length=40)  # "offline" or the model that answered
     validation = models.JSONField(default=dict)  # {"ok": bool, "problems": [...], ...}
@@ -137,7 +137,7 @@ class ResearchRun(models.Model):
         CLARIFY = "clarify", "Clarify (ask back)"
         DEEP = "deep", "Deep (a research brief)"
 
-    query = models.OneToOneField(Query, on_delete=models.CASCADE, related_name="research")
+    question = models.OneToOneField(Question, on_delete=models.CASCADE, related_name="research")
     route = models.CharField(max_length=10, choices=Route.choices)
     route_reason = models.TextField(blank=True)
     routed_by = models.CharField(max_length=100, blank=True)  # "rules" or the model
@@ -152,7 +152,7 @@ class ResearchRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
-        return f"{self.route}: {self.query}"
+        return f"{self.route}: {self.question}"
 
 
 class ResearchStep(models.Model):

@@ -11,9 +11,9 @@ from typing import Any
 
 
 def purge_matter_answers(sender: Any, *, matter: Any, **kwargs: Any) -> dict[str, int]:
-    from legalnav.answers.models import Query
+    from legalnav.answers.models import Question
 
-    questions = Query.objects.filter(matter=matter)
+    questions = Question.objects.filter(matter=matter)
     count = questions.count()
     questions.delete()  # answers, citations, evidence and research runs cascade with them
     return {"questions": count}

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from legalnav.answers import selectors
-from legalnav.answers.models import Answer, Citation, Query, ResearchEvidence, ResearchRun
+from legalnav.answers.models import Answer, Citation, Question, ResearchEvidence, ResearchRun
 from legalnav.answers.research.router import SIDE_CHOICE_OPENING
 from legalnav.core import jobs
 from legalnav.documents.models import Document
@@ -184,7 +184,7 @@ class AnswerOut(BaseModel):
     )
 
 
-class QueryOut(BaseModel):
+class QuestionOut(BaseModel):
     id: int
     matter_id: int
     question: str
@@ -210,14 +210,14 @@ def dollars(value: Decimal | int | float) -> str:
     return format(Decimal(value).quantize(Decimal("0.00000001")), "f")
 
 
-def query_report(query: Query, *, with_answer: bool = True) -> QueryOut:
+def query_report(query: Question, *, with_answer: bool = True) -> QuestionOut:
     """The question, and once answered its whole answer."""
     answer = None
-    if with_answer and query.status == Query.Status.ANSWERED:
+    if with_answer and query.status == Question.Status.ANSWERED:
         found = selectors.answer_of(query)
         if found is not None:
             answer = answer_report(query=query, answer=found)
-    return QueryOut(
+    return QuestionOut(
         id=query.pk,
         matter_id=query.matter_id,
         question=query.question,
@@ -234,13 +234,13 @@ def query_report(query: Query, *, with_answer: bool = True) -> QueryOut:
 
 
 def answer_report(
-    *, query: Query, answer: Answer, citations: list[Citation] | None = None
+    *, query: Question, answer: Answer, citations: list[Citation] | None = None
 ) -> AnswerOut:
     if citations is None:
         citations = selectors.answer_citations(answer=answer)
     run = None
     if query.matter.kind == Matter.Kind.RESEARCH:  # only a research matter has a trace
-        run = ResearchRun.objects.filter(query=query).first()
+        run = ResearchRun.objects.filter(question=query).first()
     research = _research(run) if run is not None else None
     if research is not None:
         evidence = _stance_buckets(run)  # type: ignore[arg-type]
@@ -441,8 +441,8 @@ class AnswerPage:
     around its citation markers and the cited provisions with their quotations. ``answer`` and
     the panels are empty until the question is answered."""
 
-    query: Query
-    report: QueryOut
+    query: Question
+    report: QuestionOut
     answer: AnswerOut | None = None
     paragraphs: list[list[selectors.Segment]] = field(default_factory=list)
     provisions: list[selectors.CitedProvision] = field(default_factory=list)
@@ -479,7 +479,9 @@ class AnswerPage:
     def done(self) -> bool:
         """Polling stops once the question has ended (answered, failed, cancelled) or has
         stalled: a page never polls forever."""
-        return self.query.status not in (Query.Status.QUEUED, Query.Status.RUNNING) or self.stale
+        return (
+            self.query.status not in (Question.Status.QUEUED, Question.Status.RUNNING) or self.stale
+        )
 
     @property
     def problems(self) -> list[str]:
@@ -507,9 +509,9 @@ class AnswerPage:
         return {f"{p.citation.doc_key}:{p.citation.node_ref}" for p in self.provisions}
 
 
-def answer_page(*, query: Query) -> AnswerPage:
+def answer_page(*, query: Question) -> AnswerPage:
     """The answer page's view of the question: its report, and the pieces the page links."""
-    found = selectors.answer_of(query) if query.status == Query.Status.ANSWERED else None
+    found = selectors.answer_of(query) if query.status == Question.Status.ANSWERED else None
     if found is None:
         return AnswerPage(query=query, report=query_report(query, with_answer=False))
     citations = selectors.answer_citations(answer=found)

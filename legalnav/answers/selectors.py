@@ -30,7 +30,7 @@ from legalnav.answers.citations import (
     extract,
 )
 from legalnav.answers.core import CONTEXT_WINDOW_TOKENS
-from legalnav.answers.models import Answer, Citation, Evidence, Query
+from legalnav.answers.models import Answer, Citation, Evidence, Question
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
 from legalnav.llm.models import LLMCall, totals_of
@@ -56,39 +56,41 @@ VERDICT_LABELS = {
 # --- questions ------------------------------------------------------------------------------
 
 
-def query_get(*, matter: Matter, query_id: object) -> Query:
+def query_get(*, matter: Matter, query_id: object) -> Question:
     """The question with its answer (if any) and who asked, only if it belongs to ``matter``."""
     try:
         pk = int(str(query_id))
     except (TypeError, ValueError):
         raise Http404("No such question.") from None
-    query = Query.objects.filter(matter=matter, pk=pk).select_related("answer", "asked_by").first()
+    query = (
+        Question.objects.filter(matter=matter, pk=pk).select_related("answer", "asked_by").first()
+    )
     if query is None:
         raise Http404("No such question in this matter.")
     query.matter = matter  # already loaded: the report asks its kind
     return query
 
 
-def answer_of(query: Query) -> Answer | None:
+def answer_of(query: Question) -> Answer | None:
     try:
         return query.answer
     except Answer.DoesNotExist:
         return None
 
 
-def recent_queries(*, matter: Matter, limit: int = 6) -> list[Query]:
+def recent_queries(*, matter: Matter, limit: int = 6) -> list[Question]:
     return list(
-        Query.objects.filter(matter=matter)
+        Question.objects.filter(matter=matter)
         .select_related("asked_by")
         .only("id", "question", "mode", "status", "created_at", "asked_by__username")
         .order_by("-created_at", "-id")[:limit]
     )
 
 
-def query_history(*, matter: Matter) -> QuerySet[Query]:
+def query_history(*, matter: Matter) -> QuerySet[Question]:
     """A matter's questions, newest first, each with its answer and asker in the same query."""
     return (
-        Query.objects.filter(matter=matter)
+        Question.objects.filter(matter=matter)
         .select_related("answer", "asked_by")
         .defer("answer__crossover")
         .order_by("-created_at", "-id")
@@ -110,7 +112,7 @@ def answer_excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
-def queries_for_compare(*, matter: Matter, ids: list[str]) -> tuple[Query, Query]:
+def queries_for_compare(*, matter: Matter, ids: list[str]) -> tuple[Question, Question]:
     """Two questions of the matter, in the order given; 404 if either is not in it."""
     if len(ids) != 2 or ids[0] == ids[1]:
         raise ValueError("Choose exactly two different questions to compare.")
@@ -390,7 +392,7 @@ class CostPanel:
     verdict: str
 
 
-def cost_panel(*, query: Query, answer: Answer) -> CostPanel:
+def cost_panel(*, query: Question, answer: Answer) -> CostPanel:
     """The query's ledger rows summed (what it cost) beside what inject would cost on the same
     question, with the study's crossover verdict."""
     calls = list(
@@ -587,13 +589,13 @@ def _from_snapshot(
     ctx.before, ctx.after = snap.get("before", ""), snap.get("after", "")
 
 
-def citation_get(*, query: Query, citation_id: object) -> Citation:
+def citation_get(*, query: Question, citation_id: object) -> Citation:
     try:
         pk = int(str(citation_id))
     except (TypeError, ValueError):
         raise Http404("No such citation.") from None
     citation = (
-        Citation.objects.filter(pk=pk, answer__query=query)
+        Citation.objects.filter(pk=pk, answer__question=query)
         .select_related("document", "node")
         .defer("document__text")
         .first()
@@ -631,7 +633,7 @@ def provision_lines(
     return lines, truncated
 
 
-def provision_context(*, query: Query, citation: Citation) -> ProvisionContext:
+def provision_context(*, query: Question, citation: Citation) -> ProvisionContext:
     """The cited provision verbatim as it was when the answer was checked (its heading trail,
     the text just before and after it), every phrase the answer quoted from it highlighted, the
     verdict, and how the provision stands now (unchanged, changed since, or gone)."""

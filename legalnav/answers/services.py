@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from legalnav.answers import citations, core, snapshots
 from legalnav.answers.jobs import QUESTION as QUESTION_JOB
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.offline import Provision
 from legalnav.core import jobs
 from legalnav.documents.models import Node
@@ -35,21 +35,23 @@ SCAN_MAX_TOKENS = 600
 CONTEXT_WINDOW_TOKENS = core.CONTEXT_WINDOW_TOKENS
 
 
-class QueryRejected(ValueError):
+class QuestionRejected(ValueError):
     pass
 
 
 def query_create(
     *, matter: Matter, user: User | None, question: str, mode: str = "auto", enqueue: bool = True
-) -> Query:
+) -> Question:
     question = (question or "").strip()
     if not question:
-        raise QueryRejected("Type a question first.")
+        raise QuestionRejected("Type a question first.")
     if len(question) > MAX_QUESTION_CHARS:
-        raise QueryRejected(f"Questions are limited to {MAX_QUESTION_CHARS:,} characters.")
-    if mode not in Query.Mode.values:
-        raise QueryRejected(f"Unknown mode “{mode}”; choose one of {', '.join(Query.Mode.values)}.")
-    query = Query.objects.create(
+        raise QuestionRejected(f"Questions are limited to {MAX_QUESTION_CHARS:,} characters.")
+    if mode not in Question.Mode.values:
+        raise QuestionRejected(
+            f"Unknown mode “{mode}”; choose one of {', '.join(Question.Mode.values)}."
+        )
+    query = Question.objects.create(
         matter=matter,
         asked_by=user if getattr(user, "is_authenticated", False) else None,
         question=question,
@@ -60,7 +62,7 @@ def query_create(
     return query
 
 
-def query_retry(*, query: Query) -> bool:
+def query_retry(*, query: Question) -> bool:
     """Put a failed, cancelled or stalled question back in the queue (the Retry button); False
     when there is nothing to retry (it is answered, or a worker is on it).
 
@@ -71,7 +73,7 @@ def query_retry(*, query: Query) -> bool:
     return requeued
 
 
-def query_cancel(*, query: Query, by: str = "") -> bool:
+def query_cancel(*, query: Question, by: str = "") -> bool:
     """Cancel a queued or running question; False when it had already ended."""
     cancelled = jobs.job_cancel(QUESTION, query.pk, by=by)
     query.refresh_from_db()
@@ -90,13 +92,13 @@ def _provisions(mr: MatterRetriever, hits: list[Hit]) -> list[Provision]:
 QUESTION = QUESTION_JOB
 
 
-def query_answer(*, query_id: int, owner: str | None = None) -> Query | None:
+def query_answer(*, query_id: int, owner: str | None = None) -> Question | None:
     """Answer a queued question now, in this process (commands, tests); returns the row.
 
     A failed or cancelled question is put back first, so calling this again is a retry."""
     jobs.job_reset(QUESTION, query_id)
     query_answer_job(query_id, owner or jobs.new_owner())
-    return Query.objects.filter(pk=query_id).first()
+    return Question.objects.filter(pk=query_id).first()
 
 
 def query_answer_job(
@@ -108,17 +110,17 @@ def query_answer_job(
     leaves. Every write after the claim is conditional on still holding it."""
 
     def work(lease: jobs.Lease) -> None:
-        query = Query.objects.select_related("matter").get(pk=query_id)
+        query = Question.objects.select_related("matter").get(pk=query_id)
         _answer_claimed(query, lease)
 
     outcome = jobs.run_claimed(QUESTION, query_id, owner=owner, work=work, reraise=reraise)
     if isinstance(outcome, jobs.Refusal):
         return outcome.reason
-    row = Query.objects.filter(pk=query_id).values_list("status", flat=True).first()
+    row = Question.objects.filter(pk=query_id).values_list("status", flat=True).first()
     return row or "gone"
 
 
-def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
+def _answer_claimed(query: Question, lease: jobs.Lease) -> None:
     if query.matter.kind == Matter.Kind.RESEARCH:
         # A matter of judgments: routed precedent research (legalnav.answers.research).
         from legalnav.answers.research.pipeline import research_answer
@@ -141,7 +143,7 @@ def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
     lease.check()
     corpus_tokens = sum(_doc_tokens(d) for d in mr.documents)
     mode = query.mode
-    if mode == Query.Mode.INJECT and corpus_tokens > CONTEXT_WINDOW_TOKENS:
+    if mode == Question.Mode.INJECT and corpus_tokens > CONTEXT_WINDOW_TOKENS:
         lease.fail(
             f"Inject would put {corpus_tokens:,} tokens in context, more than the model's window "
             f"({CONTEXT_WINDOW_TOKENS:,}); ask in navembed or navindex mode.",
@@ -149,8 +151,8 @@ def _answer_claimed(query: Query, lease: jobs.Lease) -> None:
         )
         return
     try:
-        if mode == Query.Mode.AUTO and corpus_tokens > CONTEXT_WINDOW_TOKENS:
-            mode = Query.Mode.NAVEMBED
+        if mode == Question.Mode.AUTO and corpus_tokens > CONTEXT_WINDOW_TOKENS:
+            mode = Question.Mode.NAVEMBED
         result = retrieve(
             mr.retriever, query.question, "navembed" if mode == "navembed" else mode, 10
         )
@@ -210,7 +212,7 @@ def _piece(mr: MatterRetriever, h: Hit) -> core.Piece:
 
 
 def _draft(
-    query: Query,
+    query: Question,
     mr: MatterRetriever,
     hits: list[Hit],
     strategy: str,
@@ -239,7 +241,7 @@ def _draft(
     )
 
 
-def _scan_with_claude(query: Query, mr: MatterRetriever, provider) -> list[Provision]:  # type: ignore[no-untyped-def]
+def _scan_with_claude(query: Question, mr: MatterRetriever, provider) -> list[Provision]:  # type: ignore[no-untyped-def]
     """Navindex S1 with Claude: one call over the cached token-optimised indexes."""
     from legalnav.documents import navindex
 

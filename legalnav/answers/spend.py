@@ -22,7 +22,7 @@ from django.db.models import DecimalField, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.llm.models import LLMCall
 from legalnav.matters.models import Matter
 
@@ -111,7 +111,7 @@ def _sums(calls: Any, periods: dict[str, tuple[datetime, datetime]]) -> dict[str
 
 
 def _asked_by(user: User) -> Any:
-    return Query.objects.filter(asked_by_id=getattr(user, "pk", None)).values("pk")
+    return Question.objects.filter(asked_by_id=getattr(user, "pk", None)).values("pk")
 
 
 def spend_status(
@@ -166,7 +166,7 @@ def spend_overview(*, now: datetime | None = None) -> dict[str, Any]:
     )
     for row in by_matter:
         row["name"] = names.get(row["matter_id"], "") if row["matter_id"] else ""
-    asker = Query.objects.filter(pk=OuterRef("query_id")).values("asked_by__username")[:1]
+    asker = Question.objects.filter(pk=OuterRef("query_id")).values("asked_by__username")[:1]
     maker = get_user_model().objects.filter(pk=OuterRef("user_id")).values("username")[:1]
     users = (
         month.exclude(query_id=None, user_id=None)

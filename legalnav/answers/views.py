@@ -17,9 +17,9 @@ from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from legalnav.answers import actions, report, selectors, spend
-from legalnav.answers.actions import MAX_QUESTION_CHARS, QueryRejected
+from legalnav.answers.actions import MAX_QUESTION_CHARS, QuestionRejected
 from legalnav.answers.memo import MemoUnavailable
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.spend import SpendDecision
 from legalnav.core import jobs
 from legalnav.core.limits import RateDecision
@@ -29,7 +29,7 @@ from legalnav.matters.models import Matter
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-MODES = Query.Mode.choices
+MODES = Question.Mode.choices
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -43,7 +43,7 @@ def _ask_context(matter: Matter, user: User, **extra: object) -> dict[str, objec
         "matter": matter,
         "modes": MODES,
         "question": "",
-        "mode": Query.Mode.AUTO,
+        "mode": Question.Mode.AUTO,
         "recent": selectors.recent_queries(matter=matter),
         # The spend against each cap that is set (the ask page's "Spending" note).
         "spend": spend.spend_status(matter=matter, user=user, capped_only=True),
@@ -52,7 +52,7 @@ def _ask_context(matter: Matter, user: User, **extra: object) -> dict[str, objec
     return context
 
 
-def _answer_context(matter: Matter, query: Query, **extra: object) -> dict[str, object]:
+def _answer_context(matter: Matter, query: Question, **extra: object) -> dict[str, object]:
     """What the answer page and its live fragment render from, wherever they are rendered."""
     page = report.answer_page(query=query)
     # Where the matter and the asker stand against each spending cap that is set (cost panel).
@@ -89,17 +89,17 @@ def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     """The question box. POST asks: rate-limited per user, audited, answered by the worker."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
     if request.method == "GET":
-        mode = request.GET.get("mode", Query.Mode.AUTO)
+        mode = request.GET.get("mode", Question.Mode.AUTO)
         context = _ask_context(
             matter,
             request.user,
             question=request.GET.get("question", "")[:MAX_QUESTION_CHARS],
-            mode=mode if mode in Query.Mode.values else Query.Mode.AUTO,
+            mode=mode if mode in Question.Mode.values else Question.Mode.AUTO,
         )
         return render(request, "answers/ask.html", context)
 
     question = request.POST.get("question", "")
-    mode = request.POST.get("mode", Query.Mode.AUTO)
+    mode = request.POST.get("mode", Question.Mode.AUTO)
     try:
         query = actions.question_ask(
             matter=matter, user=request.user, question=question, mode=mode, via="page"
@@ -114,7 +114,7 @@ def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
             mode=mode,
             decision=exc.decision,
         )
-    except QueryRejected as exc:
+    except QuestionRejected as exc:
         return _refused(
             request,
             matter,
@@ -162,7 +162,7 @@ def answer_detail(request: HtmxHttpRequest, matter_id: int, query_id: int) -> Ht
 def _job_response(
     request: HtmxHttpRequest,
     matter: Matter,
-    query: Query,
+    query: Question,
     *,
     notice: str = "",
     status: int = 200,

@@ -19,7 +19,7 @@ from legalnav.answers.report import (  # noqa: F401 - the answer report is the A
     DocumentRef,
     EvidenceItem,
     EvidenceOut,
-    QueryOut,
+    QuestionOut,
 )
 from legalnav.api.errors import MAX_ID
 from legalnav.documents.navindex import FLAG_FIELDS
@@ -189,7 +189,7 @@ class UploadForm(BaseModel):
         return data
 
 
-class QueryListParams(PageParams):
+class QuestionListParams(PageParams):
     status: Literal["queued", "running", "answered", "failed", "cancelled"] | None = None
 
 
@@ -404,8 +404,8 @@ class EvaluationRunOut(BaseModel):
     finished_at: datetime | None
 
 
-class QueryPage(Paged):
-    items: list[QueryOut]
+class QuestionPage(Paged):
+    items: list[QuestionOut]
 
 
 class LedgerRow(BaseModel):

@@ -13,7 +13,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 
 from legalnav.answers import report
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.core import jobs
@@ -480,28 +480,28 @@ query_out = report.query_report
 
 def query_detail(
     *, user: User | AnonymousUser, matter_id: object, query_id: object
-) -> schemas.QueryOut:
+) -> schemas.QuestionOut:
     """A question of the matter with, once answered, the answer, its citations, the evidence in
     its three buckets, the validation and the cost."""
     matter = matter_access(user=user, matter_id=matter_id)
     pk = parse_id(query_id, "question")
-    query = Query.objects.filter(matter=matter, pk=pk).first()
+    query = Question.objects.filter(matter=matter, pk=pk).first()
     if query is None:
         raise not_found("question in this matter")
     return query_out(jobs.job_poll_check("question", query))
 
 
 def query_page(
-    *, user: User | AnonymousUser, matter_id: object, params: schemas.QueryListParams
-) -> schemas.QueryPage:
+    *, user: User | AnonymousUser, matter_id: object, params: schemas.QuestionListParams
+) -> schemas.QuestionPage:
     """The matter's questions, newest first, without their answers (fetch one for those)."""
     matter = matter_access(user=user, matter_id=matter_id)
-    qs = Query.objects.filter(matter=matter).order_by("-created_at", "-id")
+    qs = Question.objects.filter(matter=matter).order_by("-created_at", "-id")
     if params.status:
         qs = qs.filter(status=params.status)
     count = qs.count()
     rows = list(qs[params.offset : params.offset + params.limit])
-    return schemas.QueryPage(
+    return schemas.QuestionPage(
         items=[query_out(q, with_answer=False) for q in rows],
         count=count,
         limit=params.limit,

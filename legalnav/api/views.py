@@ -352,11 +352,11 @@ def search(
     "/v1/matters/{matter_id}/queries",
     summary="Ask a question; returns its id at once (poll GET .../queries/{query_id})",
     tags=["questions"],
-    response={202: schemas.QueryOut, (400, 401, 403, 404, 409, 415, 422, 429, 503): Err},
+    response={202: schemas.QuestionOut, (400, 401, 403, 404, 409, 415, 422, 429, 503): Err},
 )
 def queries_create(
     request: ApiRequest, response: HttpResponse, matter_id: PathId, body: schemas.AskBody
-) -> Status[schemas.QueryOut]:
+) -> Status[schemas.QuestionOut]:
     result = writes.question_ask(user=request.auth, matter_id=matter_id, body=body, via=VIA)
     response["Location"] = reverse("api:queries_detail", args=[result.matter_id, result.id])
     return Status(202, result)
@@ -366,10 +366,10 @@ def queries_create(
     "/v1/matters/{matter_id}/queries",
     summary="The matter's questions, newest first (without answers)",
     tags=["questions"],
-    response={200: schemas.QueryPage, E_READ: Err},
+    response={200: schemas.QuestionPage, E_READ: Err},
 )
 def queries_list(
-    request: ApiRequest, matter_id: PathId, query: Query[schemas.QueryListParams]
+    request: ApiRequest, matter_id: PathId, query: Query[schemas.QuestionListParams]
 ) -> schemas.Paged:
     page = selectors.query_page(user=request.auth, matter_id=matter_id, params=query)
     return _with_next(request, page)
@@ -379,9 +379,9 @@ def queries_list(
     "/v1/matters/{matter_id}/queries/{query_id}",
     summary="A question and, once answered, its answer, citations, evidence, validation and cost",
     tags=["questions"],
-    response={200: schemas.QueryOut, (401, 404): Err},
+    response={200: schemas.QuestionOut, (401, 404): Err},
 )
-def queries_detail(request: ApiRequest, matter_id: PathId, query_id: PathId) -> schemas.QueryOut:
+def queries_detail(request: ApiRequest, matter_id: PathId, query_id: PathId) -> schemas.QuestionOut:
     return selectors.query_detail(user=request.auth, matter_id=matter_id, query_id=query_id)
 
 
@@ -389,11 +389,11 @@ def queries_detail(request: ApiRequest, matter_id: PathId, query_id: PathId) -> 
     "/v1/matters/{matter_id}/queries/{query_id}/retry",
     summary="Ask a failed, cancelled or stalled question again (counts against the rate limit)",
     tags=["questions"],
-    response={202: schemas.QueryOut, (401, 403, 404, 409, 429, 503): Err},
+    response={202: schemas.QuestionOut, (401, 403, 404, 409, 429, 503): Err},
 )
 def queries_retry(
     request: ApiRequest, matter_id: PathId, query_id: PathId
-) -> Status[schemas.QueryOut]:
+) -> Status[schemas.QuestionOut]:
     result = writes.question_retry(
         user=request.auth, matter_id=matter_id, query_id=query_id, via=VIA
     )
@@ -404,9 +404,9 @@ def queries_retry(
     "/v1/matters/{matter_id}/queries/{query_id}/cancel",
     summary="Cancel a queued or running question",
     tags=["questions"],
-    response={200: schemas.QueryOut, (401, 403, 404, 409): Err},
+    response={200: schemas.QuestionOut, (401, 403, 404, 409): Err},
 )
-def queries_cancel(request: ApiRequest, matter_id: PathId, query_id: PathId) -> schemas.QueryOut:
+def queries_cancel(request: ApiRequest, matter_id: PathId, query_id: PathId) -> schemas.QuestionOut:
     return writes.question_cancel(
         user=request.auth, matter_id=matter_id, query_id=query_id, via=VIA
     )

@@ -17,8 +17,8 @@ from functools import wraps
 from typing import IO, TYPE_CHECKING, ParamSpec, TypeVar
 
 from legalnav.answers import actions
-from legalnav.answers.actions import QueryRejected
-from legalnav.answers.models import Query
+from legalnav.answers.actions import QuestionRejected
+from legalnav.answers.models import Question
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.api.selectors import document_access, document_out, matter_access, query_out
@@ -204,7 +204,7 @@ def document_remove(*, user: User, document_id: object, via: str) -> None:
 @writes
 def question_ask(
     *, user: User, matter_id: object, body: schemas.AskBody, via: str
-) -> schemas.QueryOut:
+) -> schemas.QuestionOut:
     """Put a question to the matter; it is answered in the background. Rate-limited per user
     like the ask page: a refusal is a 429 with Retry-After; a task queue that is down, a 503
     with Retry-After (the question is kept, failed, and can be retried)."""
@@ -215,7 +215,7 @@ def question_ask(
         )
     except actions.RateLimited as exc:
         raise _rate_limited(exc) from None
-    except QueryRejected as exc:
+    except QuestionRejected as exc:
         raise ApiError(422, "invalid", str(exc), field="question") from None
     except actions.JobQueueDown as exc:
         raise queue_down(f"{exc.message} The question is Q{exc.query.pk}.") from None
@@ -234,9 +234,9 @@ def _rate_limited(exc: actions.RateLimited) -> ApiError:
 
 def _question(
     user: User, matter_id: object, query_id: object, action: Action
-) -> tuple[Matter, Query]:
+) -> tuple[Matter, Question]:
     matter = matter_access(user=user, matter_id=matter_id, action=action)
-    query = Query.objects.filter(matter=matter, pk=parse_id(query_id, "question")).first()
+    query = Question.objects.filter(matter=matter, pk=parse_id(query_id, "question")).first()
     if query is None:
         raise not_found("question in this matter")
     return matter, query
@@ -245,7 +245,7 @@ def _question(
 @writes
 def question_retry(
     *, user: User, matter_id: object, query_id: object, via: str
-) -> schemas.QueryOut:
+) -> schemas.QuestionOut:
     """Send a failed, cancelled or stalled question again; 409 when there is nothing to retry."""
     matter, query = _question(user, matter_id, query_id, Action.ASK)
     try:
@@ -263,7 +263,7 @@ def question_retry(
 @writes
 def question_cancel(
     *, user: User, matter_id: object, query_id: object, via: str
-) -> schemas.QueryOut:
+) -> schemas.QuestionOut:
     """Cancel a queued or running question; 409 when it has already ended."""
     matter, query = _question(user, matter_id, query_id, Action.ASK)
     if not actions.question_cancel(matter=matter, user=user, query=query, via=via):
@@ -330,10 +330,10 @@ def evaluation_cancel(*, user: User, run_id: object, via: str) -> schemas.Evalua
     return evaluation_run_out(run)
 
 
-def question_status(*, user: User, matter_id: object, query_id: object) -> Query:
+def question_status(*, user: User, matter_id: object, query_id: object) -> Question:
     """The question row (for polling loops that only need its status)."""
     matter = matter_access(user=user, matter_id=matter_id)
-    query = Query.objects.filter(matter=matter, pk=parse_id(query_id, "question")).first()
+    query = Question.objects.filter(matter=matter, pk=parse_id(query_id, "question")).first()
     if query is None:
         raise not_found("question in this matter")
     return query

@@ -395,9 +395,9 @@ def outcome(env: dict[str, str], questions: list[int], documents: list[int]) -> 
     """Where every accepted job ended, read from the stack's database by a subprocess."""
     code = (
         "import json,sys,django;django.setup();"
-        "from legalnav.answers.models import Query;from legalnav.documents.models import Document;"
+        "from legalnav.answers.models import Question;from legalnav.documents.models import Document;"
         "q=json.loads(sys.argv[1]);d=json.loads(sys.argv[2]);"
-        "print(json.dumps({'q':dict(Query.objects.filter(pk__in=q).values_list('pk','status')),"
+        "print(json.dumps({'q':dict(Question.objects.filter(pk__in=q).values_list('pk','status')),"
         "'d':dict(Document.objects.filter(pk__in=d).values_list('pk','status'))}))"
     )
     out = subprocess.run(

@@ -7,7 +7,7 @@ content hash, so embeddings computed once serve every later run), never into a u
 Retrieval calls the engine the product uses (``legalnav.retrieval.engine.retrieve``); answers
 use the product's prompts, offline answerer and citation validator. Two differences from the
 product, said plainly: navindex's S1 step is always the deterministic planner (a Claude S1
-needs the matter's navindex files), and answers are not written as ``Query`` rows.
+needs the matter's navindex files), and answers are not written as ``Question`` rows.
 """
 
 from __future__ import annotations

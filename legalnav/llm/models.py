@@ -38,7 +38,7 @@ class LLMCall(models.Model):
 
     ``matter_id``, ``query_id`` and ``user_id`` are plain indexed integers rather than foreign keys: the
     ledger must outlive (and must not be cascaded away with) the rows it is charged to, and
-    the answering app's Query model is not a dependency of this app.
+    the answering app's Question model is not a dependency of this app.
     """
 
     class Provider(models.TextChoices):

@@ -312,12 +312,12 @@ def _question_tools(server: MCPServer, call: Caller) -> None:
         question: Annotated[str, Field(min_length=1, max_length=20_000)],
         mode: schemas.AskMode = "auto",
         wait_seconds: Wait = 60.0,
-    ) -> schemas.QueryOut:
+    ) -> schemas.QuestionOut:
         """Ask a question of a matter. The answer cites provisions as [D3:s9.10], each citation
         checked against the text. Waits up to wait_seconds for the answer; if it is not ready
         the status is "queued" or "running": call get_answer with the returned id later."""
 
-        def run(user: User) -> schemas.QueryOut:
+        def run(user: User) -> schemas.QuestionOut:
             try:
                 body = schemas.AskBody(question=question, mode=mode)
             except ValueError as exc:
@@ -333,7 +333,7 @@ def _question_tools(server: MCPServer, call: Caller) -> None:
         matter_id: MatterId,
         query_id: Annotated[int, Field(ge=1, le=2**63 - 1)],
         wait_seconds: Wait = 0.0,
-    ) -> schemas.QueryOut:
+    ) -> schemas.QuestionOut:
         """A question asked earlier: its status and, once answered, the answer with its
         citations, the evidence (supporting, adverse, neutral), the validation and the cost."""
         return call(ctx, lambda user: _wait(user, matter_id, query_id, wait_seconds))
@@ -599,7 +599,7 @@ def _need_matter(matter_id: int | None, what: str = "question") -> int:
     return matter_id
 
 
-def _wait(user: User, matter_id: int, query_id: int, seconds: float) -> schemas.QueryOut:
+def _wait(user: User, matter_id: int, query_id: int, seconds: float) -> schemas.QuestionOut:
     """Poll the question until it is answered or failed, or ``seconds`` have passed."""
     deadline = time.monotonic() + min(seconds, MAX_WAIT_SECONDS)
     while True:

@@ -11,9 +11,9 @@ import pytest
 from django.core.management import call_command
 
 from legalnav.answers import citations
-from legalnav.answers.models import Answer, Query
+from legalnav.answers.models import Answer, Question
 from legalnav.answers.offline import SILENCE, Provision, answer_offline
-from legalnav.answers.services import QueryRejected, query_answer, query_create
+from legalnav.answers.services import QuestionRejected, query_answer, query_create
 from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.llm.models import LLMCall
 from tests.conftest import index_bioamber_pair
@@ -190,7 +190,7 @@ def test_offline_query_flow_in_every_mode(bioamber_matter, mode):
         enqueue=False,
     )
     query = query_answer(query_id=query.pk)
-    assert query.status == Query.Status.ANSWERED, query.error_message
+    assert query.status == Question.Status.ANSWERED, query.error_message
     answer = query.answer
     assert answer.answerer == "offline" and "Minnesota" in answer.text
     assert answer.validation["ok"], answer.validation
@@ -204,11 +204,11 @@ def test_offline_query_flow_in_every_mode(bioamber_matter, mode):
 
 @pytest.mark.django_db
 def test_query_refusals(bioamber_matter, matter_factory=None):
-    with pytest.raises(QueryRejected):
+    with pytest.raises(QuestionRejected):
         query_create(matter=bioamber_matter, user=None, question="   ", enqueue=False)
-    with pytest.raises(QueryRejected):
+    with pytest.raises(QuestionRejected):
         query_create(matter=bioamber_matter, user=None, question="x" * 20_001, enqueue=False)
-    with pytest.raises(QueryRejected):
+    with pytest.raises(QuestionRejected):
         query_create(
             matter=bioamber_matter, user=None, question="q", mode="telepathy", enqueue=False
         )
@@ -227,15 +227,15 @@ def test_inject_is_refused_beyond_the_context_window(bioamber_matter, monkeypatc
         enqueue=False,
     )
     query = query_answer(query_id=query.pk)
-    assert query.status == Query.Status.FAILED and "window" in query.error_message
-    assert not Answer.objects.filter(query=query).exists()
+    assert query.status == Question.Status.FAILED and "window" in query.error_message
+    assert not Answer.objects.filter(question=query).exists()
 
 
 @pytest.mark.django_db
 def test_empty_matter_fails_clearly(matter):
     query = query_create(matter=matter, user=None, question="What is the term?", enqueue=False)
     query = query_answer(query_id=query.pk)
-    assert query.status == Query.Status.FAILED and "no indexed documents" in query.error_message
+    assert query.status == Question.Status.FAILED and "no indexed documents" in query.error_message
 
 
 @pytest.mark.django_db
@@ -257,7 +257,7 @@ def test_claude_answer_is_recorded_priced_and_validated(bioamber_matter, replay)
         enqueue=False,
     )
     query = query_answer(query_id=query.pk)
-    assert query.status == Query.Status.ANSWERED
+    assert query.status == Question.Status.ANSWERED
     answer = query.answer
     assert answer.answerer == "claude-sonnet-4-6"
     assert answer.validation["ok"] is False and any(
@@ -297,12 +297,12 @@ def test_claude_outage_fails_the_query_and_a_retry_answers(bioamber_matter, repl
         enqueue=False,
     )
     query = query_answer(query_id=query.pk)
-    assert query.status == Query.Status.FAILED and query.error_message
+    assert query.status == Question.Status.FAILED and query.error_message
     replay.queue(
         message(f"Minnesota [{base_key(bioamber_matter)}:s13.2]", input_tokens=100, output_tokens=5)
     )
     query = query_answer(query_id=query.pk)
-    assert query.status == Query.Status.ANSWERED and query.attempts == 1  # a fresh count
+    assert query.status == Question.Status.ANSWERED and query.attempts == 1  # a fresh count
 
 
 @pytest.mark.django_db
@@ -340,7 +340,7 @@ def test_asking_enqueues_the_answer_task_on_commit(
         )
     assert len(callbacks) == 1
     query.refresh_from_db()
-    assert query.status == Query.Status.ANSWERED and query.mode_used == "navembed:convex"
+    assert query.status == Question.Status.ANSWERED and query.mode_used == "navembed:convex"
     # Running the task again does nothing: the query is no longer queued.
     assert query_answer(query_id=query.pk).answer.pk == query.answer.pk
 
@@ -367,24 +367,26 @@ def test_an_unexpected_error_fails_the_query_and_an_abandoned_run_is_taken_over(
         enqueue=False,
     )
     query = query_answer(query_id=query.pk)
-    assert query.status == Query.Status.FAILED and "RuntimeError" in query.error_message
+    assert query.status == Question.Status.FAILED and "RuntimeError" in query.error_message
     monkeypatch.undo()
     # A run left "running" by a worker that died is taken over once its lease has expired,
     # not before; and a retry of the same task (the same owner) takes over its own claim.
-    Query.objects.filter(pk=query.pk).update(
-        status=Query.Status.RUNNING,
+    Question.objects.filter(pk=query.pk).update(
+        status=Question.Status.RUNNING,
         lease_owner="celery:dead-task",
         lease_expires_at=timezone.now() + timedelta(minutes=1),
         attempts=1,
     )
-    assert query_answer(query_id=query.pk).status == Query.Status.RUNNING
-    assert query_answer(query_id=query.pk, owner="celery:dead-task").status == Query.Status.ANSWERED
-    Query.objects.filter(pk=query.pk).update(
-        status=Query.Status.RUNNING,
+    assert query_answer(query_id=query.pk).status == Question.Status.RUNNING
+    assert (
+        query_answer(query_id=query.pk, owner="celery:dead-task").status == Question.Status.ANSWERED
+    )
+    Question.objects.filter(pk=query.pk).update(
+        status=Question.Status.RUNNING,
         lease_owner="celery:dead-task",
         lease_expires_at=timezone.now() - timedelta(seconds=1),
     )
-    assert query_answer(query_id=query.pk).status == Query.Status.ANSWERED
+    assert query_answer(query_id=query.pk).status == Question.Status.ANSWERED
 
 
 def test_offline_quotes_sentences_that_are_not_adjacent_as_separate_quotations():

@@ -57,7 +57,7 @@ def test_reindexing_or_deleting_a_document_never_changes_a_past_answer(client, m
     )
     assert query.status == "answered"
     # The short answer and the list both quote the governing-law clause: one row per citation.
-    rows = Citation.objects.filter(answer__query=query, doc_key=base.key, node_ref="s13.2")
+    rows = Citation.objects.filter(answer__question=query, doc_key=base.key, node_ref="s13.2")
     assert rows.count() == 2
     cited = rows.order_by("pk").first()
     assert cited is not None
@@ -100,7 +100,7 @@ def test_reindexing_or_deleting_a_document_never_changes_a_past_answer(client, m
 
     # The document is deleted: the answer, its panel and its memo still show what was cited.
     evidence_before = list(
-        Evidence.objects.filter(answer__query=query).values_list("text", flat=True)
+        Evidence.objects.filter(answer__question=query).values_list("text", flat=True)
     )
     document_delete(document=Document.objects.get(pk=base.pk))
     cited.refresh_from_db()
@@ -111,7 +111,7 @@ def test_reindexing_or_deleting_a_document_never_changes_a_past_answer(client, m
     assert MINNESOTA in pdf_text(client.post(memo_url).content)
     assert client.get(answer_url).status_code == 200
     assert sorted(
-        Evidence.objects.filter(answer__query=query).values_list("text", flat=True)
+        Evidence.objects.filter(answer__question=query).values_list("text", flat=True)
     ) == sorted(evidence_before)  # evidence rows are kept, with the passages the answerer saw
     api_user = MembershipFactory(matter=matter).user
     from legalnav.api.tokens import api_token_create
@@ -159,7 +159,7 @@ def test_a_document_that_instructs_the_model_is_data_and_what_it_made_the_model_
     )  # fmt: skip
     assert query.status == "answered"
     verdicts = list(
-        Citation.objects.filter(answer__query=query)
+        Citation.objects.filter(answer__question=query)
         .order_by("order")
         .values_list("node_ref", "verdict")
     )

@@ -99,15 +99,15 @@ def test_in_a_matter_a_question_naming_no_document_says_where_the_evidence_came_
     # The answer keeps where it looked, and the report and page say so.
     assert plain.scope == {}
     assert named.scope["named"] == [other.key] and named.scope["by"] == "name"
-    report = answer_report(query=named.query, answer=named)
+    report = answer_report(query=named.question, answer=named)
     assert report.scope is not None
     assert [(d.id, d.key) for d in report.scope.documents] == [(other.pk, other.key)]
-    assert answer_report(query=plain.query, answer=plain).scope is None
+    assert answer_report(query=plain.question, answer=plain).scope is None
     client.force_login(owner)
-    page = client.get(reverse("answer-detail", args=[matter.pk, named.query.pk]))
+    page = client.get(reverse("answer-detail", args=[matter.pk, named.question.pk]))
     html = " ".join(page.content.decode().split())
     link = reverse("document-detail", args=[other.pk])
     assert f'Searched only <a href="{link}">{other.key} Supply Agreement</a>' in html
     assert f"the question names {other.key}." in html
-    plain_page = client.get(reverse("answer-detail", args=[matter.pk, plain.query.pk]))
+    plain_page = client.get(reverse("answer-detail", args=[matter.pk, plain.question.pk]))
     assert "Searched only" not in plain_page.content.decode()

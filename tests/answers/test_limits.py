@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.services import query_create
 from legalnav.llm.models import LLMCall
 from legalnav.matters.models import Membership
@@ -52,7 +52,7 @@ def test_a_question_past_the_users_monthly_cap_is_refused_with_its_message(
     text = refused.content.decode()
     assert "You have spent $2.75 of your $2.50 monthly cap; it resets at 00:00 UTC on 1 " in text
     assert int(refused["Retry-After"]) >= 1
-    assert Query.objects.filter(matter=matter).count() == 0
+    assert Question.objects.filter(matter=matter).count() == 0
     # The ask page says where the user stands against the cap.
     page = client.get(ask).content.decode()
     assert "Spending caps:" in page and "you this month $2.75 of $2.50" in page
@@ -66,7 +66,7 @@ def test_the_matters_daily_cap_refuses_asking_and_retrying(client, matter, owner
     settings.LEGALNAV_SPEND_CAP_MATTER_DAY = 1.00
     shown = answered_plain(matter, owner)
     failed = answered_plain(matter, owner)
-    Query.objects.filter(pk=failed.pk).update(status=Query.Status.FAILED)
+    Question.objects.filter(pk=failed.pk).update(status=Question.Status.FAILED)
     _charge("0.40", matter_id=matter.pk)  # indexing enrichment counts against the matter too
     _charge("0.60", matter_id=matter.pk, query_id=failed.pk)
     _charge("9.00", matter_id=MatterFactory().pk)  # another matter's spend does not
@@ -79,7 +79,7 @@ def test_the_matters_daily_cap_refuses_asking_and_retrying(client, matter, owner
     assert "Who are the parties?" in page.content.decode()  # what was typed is kept
     retry = client.post(reverse("answer-retry", args=[matter.pk, failed.pk]))
     assert retry.status_code == 429 and message in retry.content.decode()
-    assert Query.objects.count() == 2
+    assert Question.objects.count() == 2
     # The answer's cost panel says where the matter stands against its cap.
     answered = client.get(reverse("answer-detail", args=[matter.pk, shown.pk])).content.decode()
     assert "Spending caps: this matter today $1.00 of $1.00 <strong>(reached; resets at" in answered

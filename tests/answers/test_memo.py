@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from legalnav.answers.models import Citation, Query
+from legalnav.answers.models import Citation, Question
 from legalnav.answers.services import query_create
 from legalnav.documents.models import Document
 from legalnav.matters.models import AuditEvent, Membership
@@ -26,7 +26,7 @@ def agreement(matter) -> Document:
 
 
 @pytest.fixture
-def answered_query(agreement, owner) -> Query:
+def answered_query(agreement, owner) -> Question:
     return answered(agreement.matter, user=owner)
 
 
@@ -51,7 +51,7 @@ def test_memo_is_a_pdf_with_question_cited_clause_and_page_numbers(client, answe
     text = flat(text)
     assert answered_query.question in text
     # The governing-law clause the answer cites, verbatim, with its document and clause.
-    citation = Citation.objects.filter(answer__query=answered_query, valid=True).first()
+    citation = Citation.objects.filter(answer__question=answered_query, valid=True).first()
     assert citation.node is not None
     assert "shall be governed by and construed in accordance with the laws of the State" in text
     assert "Development Agreement" in text and citation.node.heading in text
@@ -97,7 +97,7 @@ def test_memo_prints_markup_in_answers_as_text(client, agreement, owner):
     text = flat(pdf_text(response.content)[0])
     assert "Is <b>this</b> bold?" in text
     assert "<script>alert(1)</script>" in text and "<b>not bold</b>" in text
-    assert Query.objects.get(pk=query.pk).status == Query.Status.ANSWERED
+    assert Question.objects.get(pk=query.pk).status == Question.Status.ANSWERED
 
 
 def test_memo_lists_a_failed_citation_with_its_problem(client, agreement, owner):

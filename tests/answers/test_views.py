@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from legalnav.answers import ratelimit, selectors
-from legalnav.answers.models import Answer, Citation, Evidence, Query
+from legalnav.answers.models import Answer, Citation, Evidence, Question
 from legalnav.answers.services import query_answer, query_create
 from legalnav.documents.models import Document, Node
 from legalnav.documents.services import document_add, document_index
@@ -51,23 +51,23 @@ def agreement(matter) -> Document:
     return index_agreement(matter)
 
 
-def answered(matter, question: str = QUESTION, mode: str = "navembed", user=None) -> Query:
+def answered(matter, question: str = QUESTION, mode: str = "navembed", user=None) -> Question:
     query = query_create(matter=matter, user=user, question=question, mode=mode, enqueue=False)
     query = query_answer(query_id=query.pk)
-    assert query is not None and query.status == Query.Status.ANSWERED, query.error_message
+    assert query is not None and query.status == Question.Status.ANSWERED, query.error_message
     return query
 
 
 @pytest.fixture
-def answered_query(agreement, owner, settings) -> Query:
+def answered_query(agreement, owner, settings) -> Question:
     # Ten evidence rows (no cut-off), so that the pinned query counts cover many rows.
     settings.LEGALNAV_EVIDENCE_CUTOFF = 0.0
     return answered(agreement.matter, user=owner)
 
 
-def urls_for(query: Query) -> dict[str, str]:
+def urls_for(query: Question) -> dict[str, str]:
     m, q = query.matter_id, query.pk
-    citation = Citation.objects.filter(answer__query=query).first()
+    citation = Citation.objects.filter(answer__question=query).first()
     out = {
         "ask": reverse("matter-ask", args=[m]),
         "history": reverse("matter-history", args=[m]),
@@ -99,7 +99,7 @@ def test_every_view_sends_the_anonymous_to_sign_in(client, answered_query):
     ):
         response = client.post(url, {"question": "x"})
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    assert Query.objects.count() == 1
+    assert Question.objects.count() == 1
 
 
 def test_every_view_refuses_a_non_member_with_404(client, answered_query):
@@ -113,7 +113,7 @@ def test_every_view_refuses_a_non_member_with_404(client, answered_query):
     assert client.post(ask, {"question": QUESTION}).status_code == 404
     retry = reverse("answer-retry", args=[answered_query.matter_id, answered_query.pk])
     assert client.post(retry).status_code == 404
-    assert Query.objects.count() == 1
+    assert Question.objects.count() == 1
     assert not AuditEvent.objects.filter(user=stranger).exists()
 
 
@@ -122,7 +122,7 @@ def test_a_question_of_matter_a_is_not_found_under_matter_b(client, answered_que
     MembershipFactory(matter=other, user=owner)  # the owner may see both matters
     client.force_login(owner)
     q = answered_query.pk
-    citation = Citation.objects.filter(answer__query=answered_query).first()
+    citation = Citation.objects.filter(answer__question=answered_query).first()
     for url in (
         reverse("answer-detail", args=[other.pk, q]),
         reverse("answer-citation", args=[other.pk, q, citation.pk]),
@@ -149,7 +149,7 @@ def test_a_viewer_may_ask_and_forms_need_csrf(agreement):
     ask = reverse("matter-ask", args=[agreement.matter_id])
     assert strict.get(ask).status_code == 200
     assert strict.post(ask, {"question": QUESTION, "mode": "navembed"}).status_code == 403
-    assert Query.objects.count() == 0
+    assert Question.objects.count() == 0
     page = strict.get(ask).content.decode()
     assert 'name="csrfmiddlewaretoken"' in page
 
@@ -166,7 +166,7 @@ def test_asking_creates_a_query_and_the_page_shows_the_answer_with_citations(
     assert 'name="question"' in page and 'value="navindex"' in page
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(ask, {"question": QUESTION, "mode": "navembed"})
-    query = Query.objects.get()
+    query = Question.objects.get()
     assert response.status_code == 303
     assert response["Location"] == reverse("answer-detail", args=[agreement.matter_id, query.pk])
     assert query.asked_by == owner and query.mode == "navembed"
@@ -176,10 +176,10 @@ def test_asking_creates_a_query_and_the_page_shows_the_answer_with_citations(
 
     page = client.get(response["Location"]).content.decode()
     query.refresh_from_db()
-    assert query.status == Query.Status.ANSWERED
+    assert query.status == Question.Status.ANSWERED
     assert "Minnesota" in page
     assert "Offline extractive answerer" in page  # which answerer answered
-    citation = Citation.objects.filter(answer__query=query, valid=True).first()
+    citation = Citation.objects.filter(answer__question=query, valid=True).first()
     cite_url = reverse("answer-citation", args=[agreement.matter_id, query.pk, citation.pk])
     assert f'hx-get="{cite_url}"' in page and 'hx-target="#provision-panel"' in page
     assert 'id="provision-panel"' in page
@@ -210,7 +210,7 @@ def test_htmx_ask_returns_the_answer_fragment_and_pushes_its_url(
         response = client.post(
             ask, {"question": QUESTION, "mode": "navembed"}, HTTP_HX_REQUEST="true"
         )
-    query = Query.objects.get()
+    query = Question.objects.get()
     assert response.status_code == 200
     assert response["HX-Push-Url"] == reverse("answer-detail", args=[agreement.matter_id, query.pk])
     html = response.content.decode()
@@ -256,8 +256,8 @@ def test_a_failed_answer_shows_why_and_retry_answers_it(
 ):
     client.force_login(owner)
     query = query_create(matter=agreement.matter, user=owner, question=QUESTION, enqueue=False)
-    Query.objects.filter(pk=query.pk).update(
-        status=Query.Status.FAILED, error_message="Claude was unavailable (overloaded)."
+    Question.objects.filter(pk=query.pk).update(
+        status=Question.Status.FAILED, error_message="Claude was unavailable (overloaded)."
     )
     url = reverse("answer-detail", args=[agreement.matter_id, query.pk])
     failed = client.get(url, HTTP_HX_REQUEST="true")
@@ -270,7 +270,7 @@ def test_a_failed_answer_shows_why_and_retry_answers_it(
         response = client.post(retry, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     query.refresh_from_db()
-    assert query.status == Query.Status.ANSWERED and "Minnesota" in query.answer.text
+    assert query.status == Question.Status.ANSWERED and "Minnesota" in query.answer.text
     assert AuditEvent.objects.filter(target=f"question Q{query.pk} (retry)").exists()
 
 
@@ -284,7 +284,7 @@ def test_an_unusable_question_is_refused_with_its_reason_and_kept(client, agreem
     assert response.status_code == 400
     page = response.content.decode()
     assert "limited to 20,000 characters" in page and "Which law? Which law?" in page
-    assert Query.objects.count() == 0
+    assert Question.objects.count() == 0
 
 
 # --- the rate limit --------------------------------------------------------------------------
@@ -305,7 +305,7 @@ def test_asking_is_rate_limited_per_user_with_429_and_a_message(client, agreemen
     page = client.post(ask, {"question": "Who are the parties?"})
     assert page.status_code == 429 and "Try again in" in page.content.decode()
     assert "Who are the parties?" in page.content.decode()  # what was typed is kept
-    assert Query.objects.count() == 2
+    assert Question.objects.count() == 2
     # Another user has an allowance of their own.
     colleague = MembershipFactory(matter=agreement.matter, role=Membership.Role.EDITOR).user
     client.force_login(colleague)
@@ -331,9 +331,9 @@ def test_the_rate_window_slides(settings):
 # --- escaping --------------------------------------------------------------------------------
 
 
-def fake_answer(query: Query, text: str, *, node: Node | None = None) -> Answer:
+def fake_answer(query: Question, text: str, *, node: Node | None = None) -> Answer:
     answer = Answer.objects.create(
-        query=query,
+        question=query,
         text=text,
         answerer="claude-sonnet-4-6",
         validation={"ok": True, "citations": 1, "quotes": 0, "problems": []},
@@ -344,7 +344,9 @@ def fake_answer(query: Query, text: str, *, node: Node | None = None) -> Answer:
         inject_dollars=Decimal("0.012"),
         crossover={"corpus_tokens": 40_000, "payload_tokens": 1200, "inject_cheaper": False},
     )
-    Query.objects.filter(pk=query.pk).update(status=Query.Status.ANSWERED, mode_used="navembed")
+    Question.objects.filter(pk=query.pk).update(
+        status=Question.Status.ANSWERED, mode_used="navembed"
+    )
     if node is not None:
         Citation.objects.create(
             answer=answer,
@@ -393,7 +395,7 @@ def test_answer_and_document_text_are_escaped(client, matter, owner):
     assert "&lt;script&gt;alert(&#x27;doc&#x27;)&lt;/script&gt;" in panel.content.decode()
 
 
-def answered_plain(matter, user) -> Query:
+def answered_plain(matter, user) -> Question:
     query = query_create(matter=matter, user=user, question="What is the term?")
     fake_answer(query, "One year.")
     return query
@@ -547,8 +549,8 @@ def make_history(matter, users, n: int) -> None:
             matter=matter, user=users[i % len(users)], question=f"Question {i}?", mode="navembed"
         )
         if i % 3 == 2:
-            Query.objects.filter(pk=query.pk).update(
-                status=Query.Status.FAILED, error_message="boom"
+            Question.objects.filter(pk=query.pk).update(
+                status=Question.Status.FAILED, error_message="boom"
             )
         else:
             fake_answer(query, f"Answer {i} [D1:s1]")
@@ -587,9 +589,9 @@ def test_reask_in_another_mode_and_compare_side_by_side(
             {"question": answered_query.question, "mode": "inject"},
         )
     assert response.status_code == 303
-    again = Query.objects.exclude(pk=answered_query.pk).get()
+    again = Question.objects.exclude(pk=answered_query.pk).get()
     assert again.mode == "inject" and again.question == answered_query.question
-    assert again.status == Query.Status.ANSWERED
+    assert again.status == Question.Status.ANSWERED
     # An inject answer has no navigate payload to weigh the matter against: the panel says so.
     verdict = selectors.cost_panel(query=again, answer=again.answer)
     assert verdict.inject_cheaper is None and "injected the whole matter" in verdict.verdict

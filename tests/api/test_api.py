@@ -12,7 +12,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.api.models import ApiToken
 from legalnav.api.tokens import api_token_revoke
@@ -509,7 +509,7 @@ def test_ask_refusals(matter, owner_actor, outsider_actor, indexed):
         url, data=json.dumps({"question": "law?"}), content_type="application/json"
     )
     assert error_of(other, 404)
-    assert not Query.objects.exists()
+    assert not Question.objects.exists()
     assert not AuditEvent.objects.filter(action=AnswerVerb.ASKED).exists()
     assert error_of(owner_actor.get(f"{url}/424242"), 404)
     assert error_of(outsider_actor.get(f"{url}/1"), 404)
@@ -518,7 +518,7 @@ def test_ask_refusals(matter, owner_actor, outsider_actor, indexed):
 def test_a_question_of_another_matter_is_not_found(matter, owner_actor, indexed):
     other = MatterFactory()
     MembershipFactory(matter=other, user=owner_actor.user)
-    query = Query.objects.create(matter=other, question="q")
+    query = Question.objects.create(matter=other, question="q")
     assert error_of(owner_actor.get(f"{V1}/matters/{matter.pk}/queries/{query.pk}"), 404)
     assert owner_actor.get(f"{V1}/matters/{other.pk}/queries/{query.pk}").status_code == 200
 
@@ -532,7 +532,7 @@ def test_ask_is_rate_limited_with_retry_after(matter, owner_actor, settings):
     second = owner_actor.client.post(url, data=body, content_type="application/json")
     assert error_of(second, 429)["code"] == "rate_limited"
     assert int(second["Retry-After"]) >= 1
-    assert Query.objects.count() == 1
+    assert Question.objects.count() == 1
 
 
 # --- cost ledger ------------------------------------------------------------------------------

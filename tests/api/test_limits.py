@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.api.models import ApiToken
 from legalnav.core import limits
 from legalnav.llm.models import LLMCall
@@ -59,7 +59,7 @@ def test_a_tokens_requests_count_against_the_token_and_its_user(matter, owner_ac
     # A new token does not bring a new allowance: the user's is spent.
     third = actor_for(owner_actor.user)
     assert _error(ask(third), 429)["code"] == "rate_limited"
-    assert Query.objects.count() == 3
+    assert Question.objects.count() == 3
 
 
 def test_a_question_past_the_matters_daily_cap_is_refused(matter, owner_actor, settings):
@@ -82,4 +82,4 @@ def test_a_question_past_the_matters_daily_cap_is_refused(matter, owner_actor, s
         "This matter has spent $1.15 of its $1.00 daily cap; it resets at 00:00 UTC on "
     )
     assert 1 <= int(refused["Retry-After"]) <= 24 * 3600
-    assert Query.objects.count() == 1
+    assert Question.objects.count() == 1

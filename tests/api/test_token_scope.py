@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.services import query_create
 from legalnav.api import writes
 from legalnav.api.models import ApiToken
@@ -191,7 +191,7 @@ def _write_requests(matter, document, query, run, grid, playbook) -> dict[tuple[
 def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, document):
     _, raw = api_token_create(user=owner, name="reader", scope=ApiToken.Scope.READ)
     query = query_create(matter=matter, user=owner, question="Who pays?", enqueue=False)
-    Query.objects.filter(pk=query.pk).update(status=Query.Status.FAILED)
+    Question.objects.filter(pk=query.pk).update(status=Question.Status.FAILED)
     run = EvaluationRun.objects.create(
         name="r", gold_set="qa", modes=["navembed:bm25"], status="failed", created_by=owner
     )
@@ -217,8 +217,8 @@ def test_a_read_only_token_is_refused_every_write_with_403(owner, matter, docume
         assert "read-only" in err["message"] and "reader" in err["message"], (method, url)
     assert AuditEvent.objects.count() == events
     assert Document.objects.filter(matter=matter).count() == 1
-    assert Query.objects.count() == 1
-    assert Query.objects.get().status == Query.Status.FAILED
+    assert Question.objects.count() == 1
+    assert Question.objects.get().status == Question.Status.FAILED
     assert EvaluationRun.objects.get().status == "failed"
     assert Grid.objects.get().status == "failed"
     assert Playbook.objects.get().version == 1 and not PlaybookRun.objects.exists()

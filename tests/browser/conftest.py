@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.documents.models import Document
 from legalnav.documents.verbs import Verb as DocumentVerb
@@ -143,8 +143,8 @@ class Bioamber:
     owner: User
     base: Document  # D: the development agreement
     amendment: Document  # its first amendment
-    inject: Query | None = None  # the governing-law question answered in inject mode
-    navindex: Query | None = None  # the same question answered after it in navindex mode
+    inject: Question | None = None  # the governing-law question answered in inject mode
+    navindex: Question | None = None  # the same question answered after it in navindex mode
 
 
 @pytest.fixture
@@ -176,7 +176,7 @@ def bioamber(bioamber_docs: Bioamber, answering: None) -> Bioamber:
     from legalnav.matters.audit import audit_record
 
     b = bioamber_docs
-    answered: list[Query] = []
+    answered: list[Question] = []
     for mode in ("inject", "navindex"):
         query = query_create(
             matter=b.matter, user=b.owner, question=QUESTION, mode=mode, enqueue=False

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from tests.browser.conftest import QUESTION, sign_in
 from tests.conftest import MatterFactory, MembershipFactory
 
@@ -29,7 +29,7 @@ def test_ask_open_a_citation_in_the_side_panel_and_follow_it_to_the_reader(
 
     live = page.locator("#answer-live[data-status=answered]")
     expect(live).to_be_visible(timeout=60_000)
-    query = Query.objects.get(matter=matter)
+    query = Question.objects.get(matter=matter)
     assert query.question == QUESTION and query.mode == "inject" and query.asked_by == owner
     page.wait_for_url(f"**/matters/{matter.pk}/questions/{query.pk}/")  # HX-Push-Url
     expect(live.locator(".answer-text")).to_contain_text("State of Minnesota")
@@ -145,7 +145,7 @@ def test_a_second_question_within_the_minute_is_refused_and_kept(
     expect(alert).to_contain_text("Try again in")
     expect(alert).to_have_attribute("role", "alert")
     expect(box).to_have_value("Who are the parties?")  # nothing typed is lost
-    asked = Query.objects.filter(matter=bioamber.matter, asked_by=bioamber.owner)
+    asked = Question.objects.filter(matter=bioamber.matter, asked_by=bioamber.owner)
     assert asked.count() == 1  # the refused one was not taken
     assert page.js_errors == []
 
@@ -205,7 +205,7 @@ def test_a_question_nobody_is_answering_can_be_cancelled_and_retried(
         cancelled = page.locator("#answer-live[data-status=cancelled]")
         expect(cancelled).to_contain_text("This question was cancelled")
         expect(cancelled).not_to_have_attribute("hx-get", re.compile(".*"))  # polling stopped
-        query = Query.objects.get(matter=matter)
+        query = Question.objects.get(matter=matter)
         assert query.status == "cancelled"
         with start_worker(celery_app, perform_ping_check=False, shutdown_timeout=10):
             cancelled.get_by_role("button", name="Retry").click()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from legalnav.answers.models import Query, ResearchRun
+from legalnav.answers.models import Question, ResearchRun
 from legalnav.matters.models import Matter
 from tests.browser.conftest import shot, sign_in
 from tests.conftest import MatterFactory, MembershipFactory
@@ -41,8 +41,8 @@ def test_facts_without_a_side_are_asked_back_then_researched_for_the_side_chosen
     live = page.locator("#answer-live[data-status=answered]")
     expect(live).to_be_visible(timeout=60_000)
     expect(live.locator(".answer-text")).to_contain_text("Which side do you act for?")
-    asked = Query.objects.get(matter=matter)
-    assert ResearchRun.objects.get(query=asked).route == "clarify"
+    asked = Question.objects.get(matter=matter)
+    assert ResearchRun.objects.get(question=asked).route == "clarify"
     accused = live.get_by_role("button", name=f"I act for the accused. {FACTS}")
     expect(accused).to_be_visible()
     expect(live.get_by_role("button", name=f"I act for the prosecution. {FACTS}")).to_be_visible()
@@ -55,9 +55,9 @@ def test_facts_without_a_side_are_asked_back_then_researched_for_the_side_chosen
     page.wait_for_url(lambda url: f"/questions/{asked.pk}/" not in url and "/questions/" in url)
     live = page.locator("#answer-live[data-status=answered]")
     expect(live).to_be_visible(timeout=60_000)
-    brief = Query.objects.exclude(pk=asked.pk).get(matter=matter)
+    brief = Question.objects.exclude(pk=asked.pk).get(matter=matter)
     assert brief.question == f"I act for the accused. {FACTS}"
-    run = ResearchRun.objects.get(query=brief)
+    run = ResearchRun.objects.get(question=brief)
     assert run.route == "deep" and run.side == "the accused"
     text = live.locator(".answer-text")
     expect(text).to_contain_text("Acting for: the accused.")

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.api.tokens import api_token_create
 from legalnav.documents.models import Document
 from legalnav.matters.models import Membership
@@ -71,15 +71,15 @@ def test_many_questions_and_uploads_at_once_all_finish(served, matter, n):
     doc_ids = [r.json()["document"]["id"] for r in uploaded]
 
     def settled() -> bool:
-        open_q = Query.objects.filter(pk__in=ids, status__in=["queued", "running"]).count()
+        open_q = Question.objects.filter(pk__in=ids, status__in=["queued", "running"]).count()
         open_d = Document.objects.filter(pk__in=doc_ids, status__in=["queued", "indexing"])
         return open_q == 0 and not open_d.exists()
 
     wait_until(settled, timeout=240, what=f"{n} questions and 2 uploads to finish", logs=[web])
-    statuses = dict(Query.objects.filter(pk__in=ids).values_list("pk", "status"))
+    statuses = dict(Question.objects.filter(pk__in=ids).values_list("pk", "status"))
     assert set(statuses.values()) == {"answered"}, (
         statuses,
-        list(Query.objects.filter(pk__in=ids).values_list("error_message", flat=True)),
+        list(Question.objects.filter(pk__in=ids).values_list("error_message", flat=True)),
     )
     assert set(Document.objects.filter(pk__in=doc_ids).values_list("status", flat=True)) == {
         "indexed"

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from legalnav.answers.models import Answer, Query
+from legalnav.answers.models import Answer, Question
 from legalnav.answers.services import query_answer, query_create
 from legalnav.api.tokens import api_token_create
 from legalnav.core import jobs
@@ -103,7 +103,7 @@ def test_a_time_limit_says_so():
 # --- claims, leases, attempts ------------------------------------------------------------------
 
 
-def question(matter) -> Query:
+def question(matter) -> Question:
     return query_create(
         matter=matter, user=None, question="What is the term?", mode="navembed", enqueue=False
     )
@@ -122,7 +122,7 @@ def test_a_claim_is_leased_renewed_and_ends_with_the_lease_cleared(matter, setti
     assert jobs.job_claim(QUESTION, q.pk, owner="celery:task-2") == jobs.Refusal("busy", "running")
     again = jobs.job_claim(QUESTION, q.pk, owner="celery:task-1")
     assert isinstance(again, jobs.Lease) and again.attempts == 2
-    Query.objects.filter(pk=q.pk).update(lease_expires_at=timezone.now() + timedelta(seconds=1))
+    Question.objects.filter(pk=q.pk).update(lease_expires_at=timezone.now() + timedelta(seconds=1))
     again.renew()
     q.refresh_from_db()
     assert q.lease_expires_at - timezone.now() > timedelta(seconds=25)
@@ -137,7 +137,7 @@ def test_attempts_are_bounded_then_the_job_fails_with_the_last_reason(matter, se
     for n in (1, 2):
         lease = jobs.job_claim(QUESTION, q.pk, owner=f"celery:{n}")
         assert isinstance(lease, jobs.Lease)
-        Query.objects.filter(pk=q.pk).update(
+        Question.objects.filter(pk=q.pk).update(
             lease_expires_at=timezone.now() - timedelta(seconds=1),
             error_message="database is locked",
         )
@@ -163,7 +163,8 @@ def test_a_cancelled_job_writes_nothing_more(bioamber_matter_pair):
     # The worker's own run of the job stops at its first checkpoint and saves no answer.
     assert jobs.run_job("question", q.pk, owner="celery:slow") == "final"
     assert (
-        not hasattr(Query.objects.get(pk=q.pk), "answer") or not Query.objects.get(pk=q.pk).answer
+        not hasattr(Question.objects.get(pk=q.pk), "answer")
+        or not Question.objects.get(pk=q.pk).answer
     )
 
 
@@ -186,7 +187,7 @@ def test_an_answer_cancelled_mid_run_is_rolled_back(bioamber_matter_pair, monkey
 
     monkeypatch.setattr(services, "_draft", cancelled_meanwhile)
     assert query_answer(query_id=q.pk).status == "cancelled"
-    assert not Answer.objects.filter(query_id=q.pk).exists()
+    assert not Answer.objects.filter(question_id=q.pk).exists()
 
 
 # --- the sweeper ---------------------------------------------------------------------------------
@@ -221,7 +222,7 @@ def test_a_sweep_that_cannot_reach_the_queue_fails_the_job_with_that_reason(matt
 
     monkeypatch.setattr("legalnav.core.jobs.dispatch._send", down)
     q = question(matter)
-    Query.objects.filter(pk=q.pk).update(
+    Question.objects.filter(pk=q.pk).update(
         status="running",
         lease_owner="celery:dead",
         lease_expires_at=timezone.now() - timedelta(seconds=5),
@@ -236,7 +237,7 @@ def test_a_sweep_that_cannot_reach_the_queue_fails_the_job_with_that_reason(matt
 def test_the_sweeper_fails_a_job_whose_attempts_are_spent(matter, settings):
     settings.JOB_MAX_ATTEMPTS = 2
     q = question(matter)
-    Query.objects.filter(pk=q.pk).update(
+    Question.objects.filter(pk=q.pk).update(
         status="running",
         lease_owner="celery:dead",
         lease_expires_at=timezone.now() - timedelta(seconds=5),
@@ -266,7 +267,7 @@ def test_a_transient_error_is_remembered_so_giving_up_later_says_what_went_wrong
     q.refresh_from_db()
     assert q.status == "running" and "database is locked" in q.error_message
     # The worker dies before its retry; its lease runs out and the attempts are spent.
-    Query.objects.filter(pk=q.pk).update(
+    Question.objects.filter(pk=q.pk).update(
         lease_expires_at=timezone.now() - timedelta(seconds=5), attempts=2
     )
     assert jobs.jobs_sweep(kinds=("question",)).failed == 1
@@ -302,10 +303,10 @@ def test_an_interrupted_evaluation_run_is_ended_for_a_person_to_resume():
 # --- retry and cancel through the page, the API and MCP ---------------------------------------
 
 
-def stalled_question(matter) -> Query:
+def stalled_question(matter) -> Question:
     """A question whose worker died and whose attempts are spent: nobody will finish it."""
     q = question(matter)
-    Query.objects.filter(pk=q.pk).update(
+    Question.objects.filter(pk=q.pk).update(
         status="running",
         lease_owner="celery:dead",
         lease_expires_at=timezone.now() - timedelta(minutes=1),
@@ -344,7 +345,7 @@ def test_a_poll_of_an_abandoned_question_restarts_it(client, bioamber_matter_pai
     matter = bioamber_matter_pair
     client.force_login(MembershipFactory(matter=matter).user)
     q = question(matter)
-    Query.objects.filter(pk=q.pk).update(
+    Question.objects.filter(pk=q.pk).update(
         status="running",
         lease_owner="celery:dead",
         lease_expires_at=timezone.now() - timedelta(seconds=1),
@@ -501,7 +502,7 @@ def test_the_ask_page_says_when_the_queue_is_down_and_keeps_the_question(
     assert response.status_code == 503 and response["Retry-After"] == "30"
     html = response.content.decode()
     assert "task queue is unavailable" in html and ">Retry</button>" in html
-    q = Query.objects.get(matter=matter)
+    q = Question.objects.get(matter=matter)
     assert q.status == "failed" and q.error_code == "queue_unavailable"
     assert list(AuditEvent.objects.order_by("id").values_list("action", flat=True)) == [
         "asked",

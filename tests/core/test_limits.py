@@ -55,7 +55,7 @@ def test_the_question_limit_holds_across_two_server_processes(transactional_db, 
         logs = "\n".join(p.tail() for p in procs)
         assert codes.count(202) == LIMIT, (codes, logs)
         assert codes.count(429) == len(codes) - LIMIT, (codes, logs)
-        assert matter.queries.count() == LIMIT
+        assert matter.questions.count() == LIMIT
     finally:
         for proc in reversed(procs):
             proc.stop()

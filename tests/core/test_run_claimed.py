@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import OperationalError
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.services import query_create
 from legalnav.core import jobs
 
@@ -18,7 +18,7 @@ def spec():
     return jobs.spec_for("question")
 
 
-def question(matter) -> Query:
+def question(matter) -> Question:
     return query_create(
         matter=matter, user=None, question="What is the term?", mode="navembed", enqueue=False
     )
@@ -45,7 +45,7 @@ def test_a_refused_claim_returns_the_refusal_and_never_runs_the_work(matter, spe
     q = question(matter)
     pk = q.pk
     if held == "final":
-        Query.objects.filter(pk=pk).update(status="done")
+        Question.objects.filter(pk=pk).update(status="done")
     elif held == "busy":
         assert isinstance(jobs.job_claim(spec, pk, owner="someone-else"), jobs.Lease)
     else:
@@ -57,7 +57,7 @@ def test_a_refused_claim_returns_the_refusal_and_never_runs_the_work(matter, spe
     assert isinstance(outcome, jobs.Refusal) and outcome.reason == held
     assert calls == []
     if held == "busy":  # the other worker still holds it
-        assert Query.objects.get(pk=pk).lease_owner == "someone-else"
+        assert Question.objects.get(pk=pk).lease_owner == "someone-else"
 
 
 def test_an_error_in_the_work_fails_the_row_with_a_reason_as_guard_does(matter, spec):

@@ -16,7 +16,7 @@ import signal
 import httpx
 import pytest
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.services import query_create
 from legalnav.api.tokens import api_token_create
 from legalnav.documents.models import Document, Node
@@ -101,7 +101,7 @@ def test_a_worker_killed_mid_index_loses_nothing(matter, tmp_path, redis_url, re
         worker.stop()
 
 
-def killed_mid_answer_then_swept(tmp_path, redis_url: str, replay, query: Query):  # type: ignore[no-untyped-def]
+def killed_mid_answer_then_swept(tmp_path, redis_url: str, replay, query: Question):  # type: ignore[no-untyped-def]
     """Send ``query`` to a worker, kill the whole worker while its first Claude call waits (the
     machine is gone, the unacknowledged message too), then start a new worker with beat, whose
     sweeper sees the lease expire and sends the job again; return the query once it has ended,
@@ -194,7 +194,7 @@ def test_a_research_brief_whose_worker_is_killed_is_finished_by_another_for_the_
     query, _log = killed_mid_answer_then_swept(tmp_path, redis_url, replay, query)
     assert query.status == "answered", query.error_message
     assert query.attempts == 2 and query.mode_used == "research:deep:brief"
-    run = ResearchRun.objects.get(query=query)  # one run: the dead attempt's was replaced
+    run = ResearchRun.objects.get(question=query)  # one run: the dead attempt's was replaced
     assert run.side == "an accused appellant"
     assert run.proposition.startswith("a conviction for murder cannot rest")
     buckets = set(ResearchEvidence.objects.filter(run=run).values_list("bucket", flat=True))
@@ -388,7 +388,7 @@ def test_redis_down_gives_a_clear_503_and_nothing_is_lost(matter, tmp_path):
             assert response.headers["Retry-After"] == "30"
             assert response.json()["error"]["code"] == "queue_unavailable"
         doc = Document.objects.get(matter=matter, original_filename="side-letter.txt")
-        query = Query.objects.get(matter=matter, question="What is the fee?")
+        query = Question.objects.get(matter=matter, question="What is the fee?")
         for row in (doc, query):
             assert row.status == "failed" and row.error_code == "queue_unavailable"
             assert "task queue is unavailable" in row.error_message

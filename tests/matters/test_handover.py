@@ -17,7 +17,7 @@ from django.test import Client
 from pypdf import PdfReader
 
 from legalnav.answers import actions as answer_actions
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.api.tokens import api_token_create
 from legalnav.documents import actions as document_actions
 from legalnav.matters import actions as matter_actions
@@ -57,7 +57,7 @@ def built(settings, django_capture_on_commit_callbacks):
         here=True,
     )
     query.refresh_from_db()
-    assert query.status == Query.Status.ANSWERED, query.error_message
+    assert query.status == Question.Status.ANSWERED, query.error_message
     with django_capture_on_commit_callbacks(execute=True):  # the grid is filled (inline runner)
         grid = review_actions.grid_create(
             matter=matter,
@@ -73,7 +73,7 @@ def built(settings, django_capture_on_commit_callbacks):
     return matter, owner, query, grid
 
 
-def _read(data: bytes, matter: Matter, query: Query, grid) -> dict[str, bytes]:
+def _read(data: bytes, matter: Matter, query: Question, grid) -> dict[str, bytes]:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         assert archive.testzip() is None
         files = {name: archive.read(name) for name in archive.namelist()}

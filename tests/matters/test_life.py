@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from legalnav.answers import actions as answer_actions
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.api.tokens import api_token_create
 from legalnav.documents.models import Document
 from legalnav.matters import actions
@@ -61,7 +61,7 @@ def test_a_closed_matter_refuses_questions_uploads_and_grids_at_every_door(clien
             mode="offline",
             via=VIA,
         )
-    assert not Query.objects.filter(matter=matter).exists()
+    assert not Question.objects.filter(matter=matter).exists()
     # The API says why, with its own code.
     auth = _bearer(owner)
     asked = client.post(
@@ -89,10 +89,12 @@ def test_a_closed_matter_refuses_questions_uploads_and_grids_at_every_door(clien
 
 def test_closing_is_refused_while_work_runs_and_reopening_is_an_owners(matter, owner):
     editor = MembershipFactory(matter=matter, role=Membership.Role.EDITOR).user
-    Query.objects.create(matter=matter, question="q", mode="navembed", status=Query.Status.QUEUED)
+    Question.objects.create(
+        matter=matter, question="q", mode="navembed", status=Question.Status.QUEUED
+    )
     with pytest.raises(actions.MatterLifeError, match="Answering: 1"):
         actions.matter_close(matter=matter, user=owner, via=VIA)
-    Query.objects.filter(matter=matter).update(status=Query.Status.CANCELLED)
+    Question.objects.filter(matter=matter).update(status=Question.Status.CANCELLED)
     with pytest.raises(PermissionDenied):
         actions.matter_close(matter=matter, user=editor, via=VIA)
     actions.matter_close(matter=matter, user=owner, via=VIA)

@@ -21,7 +21,7 @@ from django.db import connection
 from django.urls import reverse
 
 from legalnav.answers import actions as answer_actions
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.api.tokens import api_token_create
 from legalnav.documents import actions as document_actions
 from legalnav.documents.models import Document
@@ -103,7 +103,7 @@ def _build(owner) -> tuple[Matter, str]:
         here=True,
     )
     query.refresh_from_db()
-    assert query.status == Query.Status.ANSWERED, query.error_message
+    assert query.status == Question.Status.ANSWERED, query.error_message
     assert MARKER in query.answer.text  # the governing-law clause is quoted
     grid = review_actions.grid_create(
         matter=matter,
@@ -201,7 +201,7 @@ def test_a_purge_leaves_no_trace_of_the_matters_text(door, store, client):
     staff = UserFactory(is_staff=True)
     matter, collection = _build(owner)
     client.force_login(owner)
-    query = Query.objects.get(matter=matter)
+    query = Question.objects.get(matter=matter)
     pdf = client.post(reverse("answer-memo", args=[matter.pk, query.pk]))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
     # The marker is where a matter keeps text, so that finding none afterwards means something.

@@ -8,7 +8,7 @@ import json
 import pytest
 from mcp import Client
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.verbs import Verb as AnswerVerb
 from legalnav.api.tokens import api_token_revoke
 from legalnav.documents.models import Node
@@ -94,7 +94,7 @@ def test_another_users_matter_and_documents_do_not_exist(world: World):
         {"document_id": world.base.pk, "node_ids": [f"D{world.other_document.pk}:s1"]},
     ).structured_content
     assert result["provisions"] == [] and result["not_found"] == [f"D{world.other_document.pk}:s1"]
-    assert not Query.objects.filter(matter=world.other_matter).exists()
+    assert not Question.objects.filter(matter=world.other_matter).exists()
 
 
 def test_list_documents(world: World):

@@ -14,7 +14,7 @@ from django.db.backends import utils
 from django.test import Client
 from mcp import Client as McpClient
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.api.tokens import api_token_create
 from legalnav.documents.services import document_add
 from legalnav.llm.models import LLMCall
@@ -64,7 +64,7 @@ def grow(user, size: int):  # noqa: ANN001, ANN201
             data=f"1. Term {i}.\nText.\n".encode(),
             enqueue=False,
         )
-        query = Query.objects.create(matter=first, question=f"Question {i}?", asked_by=user)
+        query = Question.objects.create(matter=first, question=f"Question {i}?", asked_by=user)
         LLMCall.objects.create(
             provider="offline",
             model="offline",

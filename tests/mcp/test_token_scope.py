@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 from legalnav.answers.services import query_create
 from legalnav.api.models import ApiToken
 from legalnav.api.tokens import api_token_create
@@ -34,7 +34,7 @@ def test_a_read_only_token_reads_with_every_read_tool_and_writes_with_none(world
     _, raw = api_token_create(user=world.alice, name="reader", scope=ApiToken.Scope.READ)
     base = world.base
     query = query_create(matter=world.matter, user=world.alice, question="Who?", enqueue=False)
-    Query.objects.filter(pk=query.pk).update(status=Query.Status.FAILED)
+    Question.objects.filter(pk=query.pk).update(status=Question.Status.FAILED)
     run = EvaluationRun.objects.create(
         name="r", gold_set="qa", modes=["navembed:bm25"], status="failed", created_by=world.alice
     )
@@ -63,7 +63,7 @@ def test_a_read_only_token_reads_with_every_read_tool_and_writes_with_none(world
         message = refused(call(raw, name, args))
         assert "read-only" in message and "reader" in message, (name, args, message)
     assert AuditEvent.objects.count() == events
-    assert Query.objects.count() == 1 and Query.objects.get().status == Query.Status.FAILED
+    assert Question.objects.count() == 1 and Question.objects.get().status == Question.Status.FAILED
     assert EvaluationRun.objects.get().status == "failed"
     # The same user's other token gets past the scope: to the run's own state.
     args = {"kind": "evaluation", "job_id": run.pk}

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.core.management import call_command
 
-from legalnav.answers.models import Citation, Evidence, Query, ResearchEvidence, ResearchRun
+from legalnav.answers.models import Citation, Evidence, Question, ResearchEvidence, ResearchRun
 from legalnav.answers.research.context import MAX_PER_DOC
 from legalnav.answers.research.listing import phrase_regex
 from legalnav.answers.services import query_answer, query_create
@@ -49,17 +49,17 @@ def judgments(research_matter) -> dict[str, Document]:
     return add_judgments(research_matter, SLICE)
 
 
-def ask(matter, question: str) -> Query:
+def ask(matter, question: str) -> Question:
     query = query_create(matter=matter, user=None, question=question, enqueue=False)
     answered = query_answer(query_id=query.pk)
     assert answered is not None
-    assert answered.status == Query.Status.ANSWERED, answered.error_message
+    assert answered.status == Question.Status.ANSWERED, answered.error_message
     return answered
 
 
 def test_deep_question_runs_every_step_and_keeps_adverse_authority(research_matter, judgments):
     query = ask(research_matter, BRIEF)
-    run = ResearchRun.objects.get(query=query)
+    run = ResearchRun.objects.get(question=query)
     assert run.route == "deep" and run.routed_by == "rules" and run.side == "the accused"
     steps = list(run.steps.order_by("order"))
     assert [s.name for s in steps] == DEEP_STEPS
@@ -97,7 +97,7 @@ def test_deep_question_runs_every_step_and_keeps_adverse_authority(research_matt
 
 def test_listing_enumerates_every_judgment_that_mentions_a_phrase(research_matter, judgments):
     query = ask(research_matter, "Which cases mention a dying declaration?")
-    run = ResearchRun.objects.get(query=query)
+    run = ResearchRun.objects.get(question=query)
     assert (run.route, run.answer_kind) == ("simple", "listing")
     rx = phrase_regex(["dying", "declaration"])
     expected = {case for case, doc in judgments.items() if rx.search(doc.text)}
@@ -114,7 +114,7 @@ def test_listing_by_metadata_and_a_lookup(research_matter, judgments):
     query = ask(research_matter, "Which appeals by the State were allowed?")
     listed = {
         e.document.original_filename[:-4]
-        for e in ResearchEvidence.objects.filter(run__query=query).select_related("document")
+        for e in ResearchEvidence.objects.filter(run__question=query).select_related("document")
     }
     expected = {
         case
@@ -126,12 +126,12 @@ def test_listing_by_metadata_and_a_lookup(research_matter, judgments):
     card = CaseCard.objects.get(document=judgments["C1252"])
     lookup = ask(research_matter, "Who delivered the judgment in Gopal v State of M.P.?")
     assert card.judges and card.judges[0] in lookup.answer.text
-    assert ResearchRun.objects.get(query=lookup).answer_kind == "lookup"
+    assert ResearchRun.objects.get(question=lookup).answer_kind == "lookup"
 
 
 def test_an_ambiguous_question_is_sent_back_with_options(research_matter, judgments):
     query = ask(research_matter, "Is it valid?")
-    run = ResearchRun.objects.get(query=query)
+    run = ResearchRun.objects.get(question=query)
     assert run.route == "clarify" and len(run.options) >= 2
     assert all(o in query.answer.text for o in run.options)
     assert not ResearchEvidence.objects.filter(run=run).exists()
@@ -144,7 +144,7 @@ def test_the_side_decides_the_buckets_and_an_unread_side_is_asked_for(research_m
         "Prepare a research brief for the appellant: can a conviction for murder rest on a dying "
         "declaration alone, without corroboration? Give authorities for and against.",
     )
-    run = ResearchRun.objects.get(query=brief)
+    run = ResearchRun.objects.get(question=brief)
     assert run.route == "deep" and run.side == "an accused appellant"
     assert run.proposition.startswith("a conviction for murder cannot rest on a dying")
     assert "Acting for: an accused appellant." in brief.answer.text
@@ -172,13 +172,13 @@ def test_the_side_decides_the_buckets_and_an_unread_side_is_asked_for(research_m
         "magistrate without corroboration. Can the conviction stand?"
     )
     asked = ask(research_matter, facts)
-    run = ResearchRun.objects.get(query=asked)
+    run = ResearchRun.objects.get(question=asked)
     assert run.route == "clarify" and "whose side" in run.route_reason
     assert run.options == [f"I act for the accused. {facts}", f"I act for the prosecution. {facts}"]
     assert not ResearchEvidence.objects.filter(run=run).exists()
     # The lawyer picks the prosecution: the same judgments change buckets.
     chosen = ask(research_matter, run.options[1])
-    run = ResearchRun.objects.get(query=chosen)
+    run = ResearchRun.objects.get(question=chosen)
     assert run.route == "deep" and run.side == "the prosecution"
     ev = ResearchEvidence.objects.filter(run=run).select_related("document")
     buckets = {e.document.original_filename[:-4]: e.bucket for e in ev}
@@ -245,7 +245,7 @@ def test_claude_path_quotes_are_checked_and_invented_citations_removed(
         message(brief, input_tokens=6000, output_tokens=300),
     )
     query = ask(research_matter, BRIEF)
-    run = ResearchRun.objects.get(query=query)
+    run = ResearchRun.objects.get(question=query)
     assert run.route == "deep" and run.routed_by == "claude-sonnet-4-6"
     assert len(replay.requests) == 4
     assert LLMCall.objects.filter(query_id=query.pk, provider="claude").count() == 4
@@ -293,7 +293,7 @@ def test_claude_failures_fall_back_to_the_offline_steps(
         message("Answer\nNothing useful.", input_tokens=100, output_tokens=10),
     )
     query = ask(research_matter, BRIEF)
-    run = ResearchRun.objects.get(query=query)
+    run = ResearchRun.objects.get(question=query)
     steps = {s.name: s for s in run.steps.all()}
     assert run.route == "deep" and run.routed_by == "rules"
     assert steps["route"].status == "fallback" and "unreadable" in steps["route"].note
@@ -327,7 +327,7 @@ def test_the_answer_page_shows_the_route_the_trace_and_the_stance_buckets(
     page = client.get(f"/matters/{research_matter.pk}/questions/{query.pk}/")
     assert page.status_code == 200
     html = page.content.decode()
-    run = ResearchRun.objects.get(query=query)
+    run = ResearchRun.objects.get(question=query)
     assert "How this was researched" in html and run.route_reason[:40] in html
     assert f"Trace: {len(DEEP_STEPS)} steps" in html
     for name in DEEP_STEPS:
@@ -364,7 +364,7 @@ def test_a_side_choice_on_the_page_asks_the_question_again(research_matter, judg
         f"/matters/{research_matter.pk}/ask/", {"question": choice, "mode": query.mode}
     )
     assert response.status_code == 303
-    asked = Query.objects.filter(matter=research_matter).order_by("-pk").first()
+    asked = Question.objects.filter(matter=research_matter).order_by("-pk").first()
     assert asked.pk != query.pk and asked.question == choice and asked.asked_by == member.user
 
 
@@ -378,7 +378,7 @@ def test_a_long_statement_of_facts_asking_only_for_a_brief_says_its_proposition_
         "Before she died she told the Magistrate that her husband had poured kerosene on her. "
     ) * 8
     query = ask(research_matter, AILA_BRIEF.format(facts=facts))
-    run = ResearchRun.objects.get(query=query)
+    run = ResearchRun.objects.get(question=query)
     assert run.route == "deep" and run.proposition.startswith("not stated")
     assert "Proposition: not stated" in query.answer.text
     # Nothing was matched against the holdings: each stance comes from the outcome.

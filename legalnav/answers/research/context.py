@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Max
 
-from legalnav.answers.models import Query, ResearchRun, ResearchStep
+from legalnav.answers.models import Question, ResearchRun, ResearchStep
 from legalnav.answers.research import listing as listing_mod
 from legalnav.answers.research.search import JudgmentSearch, PassageHit
 from legalnav.answers.research.stance import NEUTRAL, CardFacts, Stance
@@ -55,7 +55,7 @@ class Trace:
         self.run = run
         self.order = 0
         self.seen: set[int] = set(
-            LLMCall.objects.filter(query_id=run.query_id).values_list("id", flat=True)
+            LLMCall.objects.filter(query_id=run.question_id).values_list("id", flat=True)
         )
 
     @contextlib.contextmanager
@@ -71,7 +71,7 @@ class Trace:
         finally:
             ms = int((time.perf_counter() - started) * 1000)
             calls = list(
-                LLMCall.objects.filter(query_id=self.run.query_id)
+                LLMCall.objects.filter(query_id=self.run.question_id)
                 .exclude(id__in=self.seen)
                 .values(
                     "id",
@@ -117,7 +117,7 @@ def query_completion(
     provider: Any,  # noqa: ANN401
     prompt: Prompt,
     *,
-    query: Query,
+    query: Question,
     max_tokens: int,
     purpose: str,
 ) -> Completion:

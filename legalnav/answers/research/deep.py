@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from legalnav.answers.models import Query, ResearchStep
+from legalnav.answers.models import Question, ResearchStep
 from legalnav.answers.research import offline_brief
 from legalnav.answers.research.context import (
     ADVERSE_POOL,
@@ -183,7 +183,9 @@ NOT_STATED = (
 )
 
 
-def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provider: Any) -> Result:  # noqa: ANN401
+def answer_deep(
+    trace: Trace, query: Question, m: MatterView, route: Route, provider: Any
+) -> Result:  # noqa: ANN401
     question = query.question
     plan = _plan_step(trace, query, route, provider)  # 1. plan
     queries = _expand_step(trace, question, plan)  # 2. expand
@@ -225,7 +227,7 @@ def answer_deep(trace: Trace, query: Query, m: MatterView, route: Route, provide
     return result
 
 
-def _plan_step(trace: Trace, query: Query, route: Route, provider: Any) -> Plan:  # noqa: ANN401
+def _plan_step(trace: Trace, query: Question, route: Route, provider: Any) -> Plan:  # noqa: ANN401
     """The plan: the rules' one, replaced by Claude's where a provider answers readably."""
     with trace.step("plan", question=query.question, by="claude" if provider else "rules") as rec:
         plan = _plan_offline(query.question, route)
@@ -561,7 +563,7 @@ def _bucket_summary(m: MatterView, pieces: list[Piece]) -> dict[str, Any]:
     return out
 
 
-def _plan_claude(rec: StepRecord, query: Query, plan: Plan, provider: Any) -> Plan:  # noqa: ANN401
+def _plan_claude(rec: StepRecord, query: Question, plan: Plan, provider: Any) -> Plan:  # noqa: ANN401
     prompt = prompts.research_plan_prompt(question=query.question)
     try:
         completion = query_completion(
@@ -605,7 +607,7 @@ def _plan_claude(rec: StepRecord, query: Query, plan: Plan, provider: Any) -> Pl
 
 def _analyse_claude(
     rec: StepRecord,
-    query: Query,
+    query: Question,
     m: MatterView,
     plan: Plan,
     pieces: list[Piece],
@@ -734,7 +736,7 @@ def _apply_stances(
 
 
 def _synthesise(
-    query: Query,
+    query: Question,
     m: MatterView,
     plan: Plan,
     pieces: list[Piece],

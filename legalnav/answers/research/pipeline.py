@@ -23,7 +23,7 @@ from legalnav.answers import citations, core
 from legalnav.answers.models import (
     Answer,
     Citation,
-    Query,
+    Question,
     ResearchEvidence,
     ResearchRun,
     ResearchStep,
@@ -58,13 +58,13 @@ logger = logging.getLogger(__name__)
 # --- the entry point ------------------------------------------------------------------------
 
 
-def research_answer(*, query: Query, lease: jobs.Lease) -> Query:
+def research_answer(*, query: Question, lease: jobs.Lease) -> Question:
     """Answer a claimed query of a research matter; marks it answered or failed, only while
     ``lease`` still holds it."""
     started = time.perf_counter()
     provider = get_provider()
-    ResearchRun.objects.filter(query=query).delete()  # a retry replaces the earlier trace
-    run = ResearchRun.objects.create(query=query, route=SIMPLE)
+    ResearchRun.objects.filter(question=query).delete()  # a retry replaces the earlier trace
+    run = ResearchRun.objects.create(question=query, route=SIMPLE)
     trace = Trace(run)
     try:
         with trace.step("load", matter=query.matter_id) as rec:
@@ -104,7 +104,7 @@ def research_answer(*, query: Query, lease: jobs.Lease) -> Query:
     return query
 
 
-def _fail(query: Query, lease: jobs.Lease, message: str) -> Query:
+def _fail(query: Question, lease: jobs.Lease, message: str) -> Question:
     lease.fail(message, "research")
     query.refresh_from_db()
     return query
@@ -125,7 +125,7 @@ def _matter_examples(m: MatterView) -> dict[str, list[str]]:
     return {"statutes": statutes, "cases": cases}
 
 
-def _route(trace: Trace, query: Query, m: MatterView, provider: Any) -> Route:  # noqa: ANN401
+def _route(trace: Trace, query: Question, m: MatterView, provider: Any) -> Route:  # noqa: ANN401
     with trace.step("route", question=query.question, by="claude" if provider else "rules") as rec:
         examples = _matter_examples(m)
         offline = route_offline(query.question)
@@ -200,7 +200,12 @@ def _marker_part(citation: str, group: int) -> str:
 
 
 def _save(
-    query: Query, lease: jobs.Lease, run: ResearchRun, m: MatterView, result: Result, started: float
+    query: Question,
+    lease: jobs.Lease,
+    run: ResearchRun,
+    m: MatterView,
+    result: Result,
+    started: float,
 ) -> None:
     validation = citations.validate(result.text, node_lookup(m), known=[query.question])
     pieces = [

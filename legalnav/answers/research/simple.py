@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from legalnav.answers.models import Query, ResearchStep
+from legalnav.answers.models import Question, ResearchStep
 from legalnav.answers.offline import SILENCE, Provision, answer_offline
 from legalnav.answers.research import listing as listing_mod
 from legalnav.answers.research.context import (
@@ -37,7 +37,7 @@ _LISTING_CUE = re.compile(
 )
 
 
-def answer_simple(trace: Trace, query: Query, m: MatterView, provider: Any) -> Result:  # noqa: ANN401
+def answer_simple(trace: Trace, query: Question, m: MatterView, provider: Any) -> Result:  # noqa: ANN401
     with trace.step("listing", question=query.question) as rec:
         filters = listing_mod.read_filters(query.question, m.views)
         rec.outputs = {
@@ -266,7 +266,7 @@ def _sentence_with(text: str, words: list[str]) -> str:
     return clean_quote(text[start:end].strip())
 
 
-def _retrieve_and_answer(trace: Trace, query: Query, m: MatterView, provider: Any) -> Result:  # noqa: ANN401
+def _retrieve_and_answer(trace: Trace, query: Question, m: MatterView, provider: Any) -> Result:  # noqa: ANN401
     with trace.step("retrieve", question=query.question, mode="hybrid", k=SIMPLE_K) as rec:
         hits = m.search.passages(query.question, mode=search_mode(m), depth=SIMPLE_K)
         pieces = [piece_at(m, h, "search") for h in hits]

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandParser, OutputWrappe
 
 from legalnav.answers import report
 from legalnav.answers.management.commands._asking import ask_here, matter_or_error
-from legalnav.answers.models import Query
+from legalnav.answers.models import Question
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("question")
         parser.add_argument("--matter", required=True, help="Matter id or exact name.")
-        parser.add_argument("--mode", default="auto", choices=Query.Mode.values)
+        parser.add_argument("--mode", default="auto", choices=Question.Mode.values)
         parser.add_argument("--json", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
@@ -34,7 +34,7 @@ class Command(BaseCommand):
         print_answer(self.stdout, out)
 
 
-def print_answer(stdout: OutputWrapper, out: report.QueryOut) -> None:
+def print_answer(stdout: OutputWrapper, out: report.QuestionOut) -> None:
     """The answer report as text: the answer, the citation check and the cost line."""
     answer = out.answer
     assert answer is not None

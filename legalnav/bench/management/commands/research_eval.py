@@ -212,7 +212,7 @@ class Command(BaseCommand):
             if done is None or done.status != "answered":
                 continue
             answered += 1
-            for c in Citation.objects.filter(answer__query=done):
+            for c in Citation.objects.filter(answer__question=done):
                 if c.problem.startswith("removed:"):
                     removed += 1
                 else:
@@ -233,7 +233,7 @@ class Command(BaseCommand):
         }
 
     def _latency(self, data: Path, opts: dict[str, object]) -> dict[str, object]:
-        from legalnav.answers.models import Query
+        from legalnav.answers.models import Question
         from legalnav.answers.services import query_answer, query_create
 
         matter = self._research_matter(opts)
@@ -252,7 +252,7 @@ class Command(BaseCommand):
                 started = time.perf_counter()
                 answered = query_answer(query_id=query.pk)
                 times.append(round((time.perf_counter() - started) * 1000))
-                if answered is None or answered.status != Query.Status.ANSWERED:
+                if answered is None or answered.status != Question.Status.ANSWERED:
                     raise CommandError(
                         f"{label} question failed: {getattr(answered, 'error_message', '')}"
                     )
