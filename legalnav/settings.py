@@ -104,6 +104,7 @@ INSTALLED_APPS = [
     "legalnav.documents",
     "legalnav.retrieval",
     "legalnav.answers",
+    "legalnav.research",
     "legalnav.review",
     "legalnav.llm",
     "legalnav.evaluation",

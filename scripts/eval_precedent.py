@@ -19,10 +19,10 @@ documents at run time. The check draws 300 citing documents (fixed seed) and ran
 case document for them: no question's own judgment is in its corpus, nor are its citations
 counted in ``cited_by`` (as in AILA, whose query judgments are not among the case documents).
 
-``fit`` gathers the evidence of judgments.py for each question once (cached under var/), then
-chooses weights by coordinate ascent on MAP over the training folds and scores the held-out
+``fit`` gathers the evidence of research/ranking.py for each question once (cached under var/),
+then chooses weights by coordinate ascent on MAP over the training folds and scores the held-out
 fold (5 folds), printing each fold's figures; the weights fitted on all the check's questions
-are the ones to put in judgments.WEIGHTS. AILA dev Q1-Q10 is scored with them but never used to
+are the ones to put in ranking.WEIGHTS. AILA dev Q1-Q10 is scored with them but never used to
 choose them. ``door`` runs whole-judgment BM25 (navembed:judgment-bm25), the best-passage
 ranking of before (navembed:convex) and the new default (navembed) through one
 ``manage.py retrieve --json`` process over all 2,914 case documents (unit document, k 100).
@@ -54,7 +54,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from legalnav.bench.research_eval import aila_dev, retrieval_metrics  # noqa: E402
-from legalnav.documents.parsing.judgments import paragraphs, sentences  # noqa: E402
+from legalnav.research.judgments import paragraphs, sentences  # noqa: E402
 
 AILA = Path(settings.DATA_DIR) / "judgments" / "aila2019"
 GOLD = REPO / "legalnav" / "evaluation" / "gold" / "aila_citations.jsonl"
@@ -89,7 +89,7 @@ def read(path: Path) -> str:
 def build_gold() -> list[dict[str, object]]:
     """Link each case document's cited cases to the case documents they name, as the ranking's
     ``cited_by`` evidence does (judgments.read_card and citation_links), here on the files."""
-    from legalnav.retrieval.judgments import citation_links, read_card
+    from legalnav.research.ranking import citation_links, read_card
 
     paths = casedocs()
     cards = [read_card(read(p)) for p in paths]
@@ -163,7 +163,7 @@ def gather_all(
     check: Check, label: str, dense: bool, cached_only: bool = False
 ) -> dict[str, dict[str, object]]:
     """Evidence per question (cached under var/ by question, corpus, and EVIDENCE_VERSION)."""
-    from legalnav.retrieval import judgments
+    from legalnav.research import ranking as judgments
     from legalnav.retrieval.embeddings import get_embedder
     from legalnav.retrieval.engine import Corpus
     from legalnav.retrieval.index import IndexCache
@@ -205,7 +205,7 @@ def gather_all(
 def rankings_for(evidence: dict[str, dict[str, object]], weights) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
     import numpy as np
 
-    from legalnav.retrieval.judgments import Evidence, fused_scores
+    from legalnav.research.ranking import Evidence, fused_scores
 
     out = {}
     for q, item in evidence.items():
@@ -225,7 +225,7 @@ def fit(
 ):  # type: ignore[no-untyped-def]
     """Coordinate ascent on MAP over ``queries``: each weight over GRID, the term cap over CAPS,
     three sweeps, from whole-judgment BM25 alone."""
-    from legalnav.retrieval.judgments import Weights
+    from legalnav.research.ranking import Weights
 
     sub = {q: evidence[q] for q in queries}
     rel = {q: qrels[q] for q in queries}
@@ -252,7 +252,7 @@ def fit(
 
 
 def cmd_fit(args: argparse.Namespace) -> None:
-    from legalnav.retrieval.judgments import FEATURES, WEIGHTS, Weights
+    from legalnav.research.ranking import FEATURES, WEIGHTS, Weights
 
     check, dev = load_check(args.queries), load_dev()
     features = tuple(

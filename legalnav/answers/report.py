@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from legalnav.answers import selectors
 from legalnav.answers.models import Answer, Citation, Question, ResearchEvidence, ResearchRun
-from legalnav.answers.research.router import SIDE_CHOICE_OPENING
+from legalnav.answers.routing import SIDE_CHOICE_OPENING
 from legalnav.core import jobs
 from legalnav.documents.models import Document
 from legalnav.matters.models import Matter

@@ -9,7 +9,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from legalnav.answers import citations, core, snapshots
+from legalnav.answers import citations, core, routing, snapshots
 from legalnav.answers.jobs import QUESTION as QUESTION_JOB
 from legalnav.answers.models import Question
 from legalnav.answers.offline import Provision
@@ -121,11 +121,10 @@ def query_answer_job(
 
 
 def _answer_claimed(query: Question, lease: jobs.Lease) -> None:
-    if query.matter.kind == Matter.Kind.RESEARCH:
-        # A matter of judgments: routed precedent research (legalnav.answers.research).
-        from legalnav.answers.research.pipeline import research_answer
-
-        research_answer(query=query, lease=lease)
+    answerer = routing.answerer_for(query.matter.kind)
+    if answerer is not None:
+        # A matter of judgments: routed precedent research (legalnav.research registers it).
+        answerer(query=query, lease=lease)
         return
     started = time.perf_counter()
     provider = get_provider()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # The research app's gold files (hand-labelled questions, routes and stances).
-GOLD_DIR = Path(__file__).resolve().parents[1] / "answers" / "research" / "gold"
+GOLD_DIR = Path(__file__).resolve().parents[1] / "research" / "gold"
 GOLD_ROUTING = GOLD_DIR / "routing.jsonl"
 
 
@@ -205,7 +205,7 @@ def aila_rankings(
     (and, with ``engine``, the engine's own one-result-per-document ranking for comparison)."""
     import time
 
-    from legalnav.answers.research.search import JudgmentSearch
+    from legalnav.research.search import JudgmentSearch
     from legalnav.retrieval.embeddings import get_embedder
     from legalnav.retrieval.engine import Corpus, Retriever, rank_documents
     from legalnav.retrieval.index import IndexCache
@@ -295,8 +295,8 @@ def side_is_right(gold: dict[str, object], side: object) -> bool:
 def reading_scores(split: str, path: Path = GOLD_QUESTIONS) -> dict[str, object]:
     """Route and side accuracy of the offline reading on one half of the gold questions, with
     every miss and every proposition read (for the hand check)."""
-    from legalnav.answers.research.reading import read_question
-    from legalnav.answers.research.router import route_offline
+    from legalnav.research.reading import read_question
+    from legalnav.research.router import route_offline
 
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     rows = [r for r in rows if split in ("all", r["split"])]
@@ -359,9 +359,9 @@ def aila_stance_scores(
     issue) and against who won (the outcome for a party in the appellant's position).
 
     ``read`` reads the side (default: today's reader), so an older reader can be scored too."""
-    from legalnav.answers.research.reading import read_side
-    from legalnav.answers.research.stance import CardFacts, judgment_stance
-    from legalnav.documents.parsing.judgments import case_card
+    from legalnav.research.judgments import case_card
+    from legalnav.research.reading import read_side
+    from legalnav.research.stance import CardFacts, judgment_stance
 
     read = read or read_side
     dev = aila_dev(folder)
@@ -469,10 +469,10 @@ def stance_set_scores(
     """Each pair's stance on the issue as research gives it offline (side and issue read from
     the brief, the holding nearest the issue, the outcome's side), against the hand label;
     overall and per source (AILA, EWCA). ``folder`` is the shared data's judgments folder."""
-    from legalnav.answers.research.holding import issue_of, match_holdings
-    from legalnav.answers.research.reading import read_question
-    from legalnav.answers.research.stance import CardFacts, holding_stance
-    from legalnav.documents.parsing.judgments import case_card
+    from legalnav.research.holding import issue_of, match_holdings
+    from legalnav.research.judgments import case_card
+    from legalnav.research.reading import read_question
+    from legalnav.research.stance import CardFacts, holding_stance
 
     rows = stance_pairs(name, folder)
     shares = {src: _document_share(folder, src) for src in {str(r["source"]) for r in rows}}

@@ -248,7 +248,7 @@ class CaseCard(models.Model):
     treated and, where it is a judgment of the same matter, a link to it), issues and holdings,
     and the parent chunks (runs of whole paragraphs) that retrieval shows around a hit.
 
-    Built deterministically at indexing time from the text (``parsing.judgments``); optional
+    Built deterministically at indexing time from the text (``research.judgments``); optional
     Claude enrichment adds to ``enrichment`` without overwriting what the text said."""
 
     class Outcome(models.TextChoices):
@@ -297,8 +297,9 @@ class CaseCard(models.Model):
     parents = models.JSONField(default=list, blank=True)  # [{id, start, end, first, last, heading}]
     enrichment = models.JSONField(default=dict, blank=True)  # Claude's additions, with quotes
     text_sha256 = models.CharField(max_length=64, blank=True)  # the text the card was built from
-    # Which version of the card reader built it (case_cards.CARD_READER_VERSION); an older one is
-    # re-read by case_cards_refresh (load_judgments runs it), without re-indexing the judgment.
+    # Which version of the card reader built it (research.services.CARD_READER_VERSION); an older
+    # one is re-read by case_cards_refresh (load_judgments runs it), without re-indexing the
+    # judgment.
     reader_version = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

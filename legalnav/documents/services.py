@@ -28,7 +28,6 @@ from django.utils import timezone
 
 from legalnav.core import jobs
 from legalnav.documents import navindex, signals
-from legalnav.documents.case_cards import case_card_build
 from legalnav.documents.jobs import DOCUMENT as DOCUMENT_JOB
 from legalnav.documents.llm_enrich import document_llm_enrich
 from legalnav.documents.models import (
@@ -372,7 +371,9 @@ def _index_claimed(doc: Document, lease: jobs.Lease) -> None:
 
     doc.refresh_from_db()
     lease.check()
-    case_card_build(document=doc)  # judgments only: the case card; never fails indexing
+    # Judgments only: research builds the case card (documents/signals.py); never fails
+    # indexing on a reading error.
+    signals.document_text_saved.send(sender=Document, document=doc)
     lease.check()
     document_llm_enrich(document=doc)  # optional Claude summaries; never fails indexing
     lease.check()

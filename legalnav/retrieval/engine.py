@@ -716,7 +716,7 @@ STRATEGIES = {
     "dense+xref": "dense+xref",
     "xref": "dense+xref",
     "rerank": "rerank",
-    # Judgment-level ranking (unit "document", see judgments.py): the fused evidence, the same
+    # Judgment-level ranking (unit "document", see research/ranking.py): the fused evidence, the same
     # with dense evidence, and whole-judgment BM25 alone. A span request in these modes ranks
     # passages as hybrid does.
     "judgments": "judgments",
@@ -790,14 +790,39 @@ def _retrieve(retriever: Retriever, question: str, mode: str, k: int, strategy: 
     return retriever.navembed(question, k, strategy)
 
 
+# The judgment ranker behind ``rank_documents``: ``legalnav.research`` registers its own
+# (research/ranking.py) in ``ResearchConfig.ready()``, as research sits above retrieval in the
+# layer contract (pyproject.toml). Called with the corpus, the question, k and the strategy.
+JudgmentRanker = Callable[[Corpus, str, int, str], Retrieval]
+_judgment_ranker: JudgmentRanker | None = None
+
+
+def register_judgment_ranker(ranker: JudgmentRanker) -> None:
+    """Make ``ranker`` the one ``rank_documents`` uses for judgments (the last one wins)."""
+    global _judgment_ranker
+    _judgment_ranker = ranker
+
+
+def judgment_ranker() -> JudgmentRanker:
+    """The registered judgment ranker; an error when none is (Django not set up, or
+    ``legalnav.research`` not in INSTALLED_APPS)."""
+    if _judgment_ranker is None:
+        raise RuntimeError(
+            "no judgment ranker is registered: legalnav.research registers it when Django "
+            "starts (ResearchConfig.ready)"
+        )
+    return _judgment_ranker
+
+
 def rank_documents(retriever: Retriever, question: str, mode: str, k: int) -> Retrieval:
     """One result per document (AILA-style prior-case retrieval).
 
     The product's modes (navembed, navindex, auto) and ``judgments`` rank judgments by fused
-    judgment-level evidence: whole-judgment BM25, passage evidence and the case card (see
-    judgments.py); ``judgment-bm25`` is whole-judgment BM25 alone. A named passage strategy
-    (bm25, dense, hybrid, convex, rerank …) scores a document as its best passage, and its best
-    passage is the range returned, so each stays measurable as before."""
+    judgment-level evidence: whole-judgment BM25, passage evidence and the case card (the
+    registered ``judgment_ranker``, research/ranking.py); ``judgment-bm25`` is whole-judgment
+    BM25 alone. A named passage strategy (bm25, dense, hybrid, convex, rerank …) scores a
+    document as its best passage, and its best passage is the range returned, so each stays
+    measurable as before."""
     strategy = normalise_mode(mode)
     corpus = retriever.corpus
     if strategy == "inject":
@@ -805,15 +830,7 @@ def rank_documents(retriever: Retriever, question: str, mode: str, k: int) -> Re
     if strategy in ("judgments", "judgments-dense", "judgment-bm25") or (
         mode or ""
     ).strip().lower() in ("navembed", "navindex", "auto"):
-        from legalnav.retrieval import judgments  # it imports this module
-
-        if strategy == "judgment-bm25":
-            return judgments.rank_judgment_bm25(corpus, question, k)
-        if strategy == "judgments-dense":
-            return judgments.rank_judgments(
-                corpus, question, k, weights=judgments.DENSE_WEIGHTS, strategy=strategy
-            )
-        return judgments.rank_judgments(corpus, question, k)
+        return judgment_ranker()(corpus, question, k, strategy)
     depth = min(corpus.size, max(FUSION_DEPTH, 20 * k))
     ranked = retriever.ranked_passages(
         question,

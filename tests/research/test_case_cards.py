@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from legalnav.documents.case_cards import case_cards_link, deferred_linking
 from legalnav.documents.models import CaseCard, Document
 from legalnav.documents.services import document_add, document_index
+from legalnav.research.services import case_cards_link, deferred_linking
 from tests.conftest import demo_bytes
 from tests.research.conftest import aila_path
 
@@ -171,8 +171,8 @@ def test_judgments_in_html_docx_and_pdf_get_case_cards(research_matter):
 def test_claude_enrichment_keeps_only_quoted_items(research_matter, replay, settings):  # noqa: F811
     import json
 
-    from legalnav.documents.case_cards import case_card_enrich
     from legalnav.llm.models import LLMCall
+    from legalnav.research.services import case_card_enrich
     from tests.llm.replay import message
 
     doc = _add(research_matter, "C51")  # Laxman: "Order accordingly", no winner in the text
@@ -220,8 +220,8 @@ def test_a_kind_given_at_upload_is_kept_when_the_title_is_guessed(research_matte
 def test_cards_an_older_reader_built_are_read_again_without_reindexing(db, capsys):
     from django.core.management import call_command
 
-    from legalnav.documents.case_cards import CARD_READER_VERSION
     from legalnav.documents.models import Node
+    from legalnav.research.services import CARD_READER_VERSION
     from tests.research.conftest import AILA
 
     folder = str(AILA / "casedocs")

@@ -9,16 +9,16 @@ import hashlib
 
 import numpy as np
 
-from legalnav.answers.research import offline_brief
-from legalnav.answers.research.holding import (
+from legalnav.research import offline_brief
+from legalnav.research.holding import (
     Issue,
     distinctive_tokens,
     issue_of,
     match_holdings,
 )
-from legalnav.answers.research.reading import read_side
-from legalnav.answers.research.stance import ADVERSE, NEUTRAL, SUPPORTING, CardFacts, holding_stance
-from legalnav.documents.parsing.judgments.findings import findings
+from legalnav.research.judgments.findings import findings
+from legalnav.research.reading import read_side
+from legalnav.research.stance import ADVERSE, NEUTRAL, SUPPORTING, CardFacts, holding_stance
 
 JUDGMENT = """IN THE SUPREME COURT OF INDIA
 

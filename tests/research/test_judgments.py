@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from legalnav.documents.parsing.judgments import (
+from legalnav.research.judgments import (
     case_card,
     closing_outcome,
     looks_like_judgment,

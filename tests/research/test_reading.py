@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from legalnav.answers.research.reading import (
+from legalnav.bench import research_eval as evaluate
+from legalnav.research.reading import (
     Side,
     is_fact_pattern,
     read_proposition,
@@ -15,9 +16,8 @@ from legalnav.answers.research.reading import (
     read_side,
     side_choices,
 )
-from legalnav.answers.research.router import CLARIFY, DEEP, route_offline
-from legalnav.answers.research.stance import ADVERSE, SUPPORTING, CardFacts, judgment_stance
-from legalnav.bench import research_eval as evaluate
+from legalnav.research.router import CLARIFY, DEEP, route_offline
+from legalnav.research.stance import ADVERSE, SUPPORTING, CardFacts, judgment_stance
 
 # The two questions of issue 17, as a new user asked them.
 BRIEF_FOR_APPELLANT = (
@@ -408,7 +408,7 @@ def test_stance_is_taken_for_the_side_with_the_reason_in_words():
 
 
 def test_a_uk_side_is_placed_by_the_cards_words_and_the_public_body():
-    from legalnav.answers.research.stance import side_in_case
+    from legalnav.research.stance import side_in_case
 
     civil = {"criminal": False, "appellant_label": "", "respondent_label": ""}
     council = read_side("I act for the local housing authority.")
@@ -522,7 +522,7 @@ def test_a_request_for_law_needs_a_subject():
 
 
 def test_a_side_and_a_contested_proposition_are_researched_as_a_brief():
-    from legalnav.answers.research.router import route_offline
+    from legalnav.research.router import route_offline
 
     route = route_offline(
         "Acting for the defendant insurer, find authority on whether a claim can be refused for "
@@ -538,7 +538,7 @@ def test_a_side_and_a_contested_proposition_are_researched_as_a_brief():
 
 
 def test_the_charge_or_claim_is_the_issue_when_the_question_asks_whether_it_stands():
-    from legalnav.answers.research.reading import read_question
+    from legalnav.research.reading import read_question
 
     charged = read_question(
         "Our client, the husband, is charged with cruelty under section 498A IPC. Find judgments "

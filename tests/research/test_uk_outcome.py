@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from legalnav.documents.parsing.judgments import case_card, uk_outcome
+from legalnav.research.judgments import case_card, uk_outcome
 
 HEADER = """Neutral Citation Number: [2020] EWCA Civ 901
 Case No: A3/2019/1234

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from legalnav.answers.research.reading import read_side
-from legalnav.answers.research.stance import ADVERSE, SUPPORTING, CardFacts, outcome_stance
-from legalnav.documents.parsing.judgments.card import case_card
-from legalnav.documents.parsing.judgments.header import is_uk_transcript
-from legalnav.documents.parsing.judgments.uk_sides import uk_parties_of
+from legalnav.research.judgments.card import case_card
+from legalnav.research.judgments.header import is_uk_transcript
+from legalnav.research.judgments.uk_sides import uk_parties_of
+from legalnav.research.reading import read_side
+from legalnav.research.stance import ADVERSE, SUPPORTING, CardFacts, outcome_stance
 
 RULE = "- - - - - - - - - - - - - - - - - - - - -"
 
@@ -203,7 +203,7 @@ def test_a_text_that_contradicts_itself_says_nothing():
 def test_a_uk_brief_takes_its_stance_from_where_its_side_sat(
     brief, parties, body, bucket, position
 ):
-    from legalnav.answers.research.stance import side_in_case
+    from legalnav.research.stance import side_in_case
 
     side = read_side(brief)
     facts = CardFacts.of(case_card(transcript(parties, body)))

@@ -3,9 +3,16 @@ stance of real judgments, the overruling classifier on LegalBench's sentences, v
 
 from __future__ import annotations
 
-from legalnav.answers.research.listing import CardView, card_passes, read_filters
-from legalnav.answers.research.router import CLARIFY, DEEP, SIMPLE, route_offline
-from legalnav.answers.research.stance import (
+from legalnav.bench.research_eval import (
+    label_scores,
+    overruling_rows,
+    retrieval_metrics,
+    routing_gold,
+)
+from legalnav.research.judgments import case_card
+from legalnav.research.listing import CardView, card_passes, read_filters
+from legalnav.research.router import CLARIFY, DEEP, SIMPLE, route_offline
+from legalnav.research.stance import (
     ADVERSE,
     NEUTRAL,
     SUPPORTING,
@@ -15,14 +22,7 @@ from legalnav.answers.research.stance import (
     overrules,
     user_side,
 )
-from legalnav.answers.research.validate import REMOVED_QUOTE, clean_answer
-from legalnav.bench.research_eval import (
-    label_scores,
-    overruling_rows,
-    retrieval_metrics,
-    routing_gold,
-)
-from legalnav.documents.parsing.judgments import case_card
+from legalnav.research.validate import REMOVED_QUOTE, clean_answer
 from tests.research.conftest import SHARED_DATA, aila_text, shared
 
 
@@ -207,7 +207,7 @@ def test_research_eval_reports_routing_and_stance(capsys):
 
 
 def test_long_questions_are_embedded_in_windows():
-    from legalnav.answers.research.search import WINDOW_WORDS, query_windows
+    from legalnav.research.search import WINDOW_WORDS, query_windows
 
     words = [f"w{i}" for i in range(400)]
     windows = query_windows(" ".join(words))
@@ -218,7 +218,7 @@ def test_long_questions_are_embedded_in_windows():
 
 
 def test_a_statement_of_facts_ranks_whole_judgments_and_a_short_question_best_passages(tmp_path):
-    from legalnav.answers.research.search import FACTS_WORDS, JudgmentSearch
+    from legalnav.research.search import FACTS_WORDS, JudgmentSearch
     from legalnav.retrieval.engine import Corpus
     from legalnav.retrieval.index import IndexCache
 

@@ -9,8 +9,10 @@
   keywords for each clause of a document and topic tags for the document, answering in JSON (not
   from the study); ``parse_enrichment``.
 - ``judging``: the reference-anchored judge of the evaluation; ``parse_verdict``.
-- ``research``: precedent research over judgments (route, plan, stance, brief) and the case card.
 - ``blocks``: the ``Prompt`` and the tagged data blocks; ``replies``: reading JSON from a reply.
+
+Precedent research's prompts (route, plan, stance, brief, and the case card's) are built on these
+blocks and live with the research app, in ``legalnav.research.prompts``.
 
 The rules of the study's prompts are the study's (Appendix 13): later amendments prevail to the
 extent of inconsistency, defined terms mean only what the documents define, a hard cap of ten
@@ -64,21 +66,6 @@ from legalnav.llm.prompts.judging import (
     parse_verdict,
 )
 from legalnav.llm.prompts.replies import parse_json_object
-from legalnav.llm.prompts.research import (
-    CASE_CARD_SYSTEM,
-    RESEARCH_BRIEF_SYSTEM,
-    RESEARCH_PLAN_SYSTEM,
-    RESEARCH_ROUTE_SYSTEM,
-    RESEARCH_SIDES,
-    RESEARCH_STANCE_SYSTEM,
-    STANCE_QUOTE_WORDS,
-    ResearchPassage,
-    case_card_prompt,
-    research_brief_prompt,
-    research_plan_prompt,
-    research_route_prompt,
-    research_stance_prompt,
-)
 from legalnav.llm.prompts.review import (
     GRID_FILL_SYSTEM,
     GRID_QUOTE_WORDS,
@@ -100,7 +87,6 @@ __all__ = [
     "GridColumnAsked",
     "grid_fill_prompt",
     "CACHE_CONTROL",
-    "CASE_CARD_SYSTEM",
     "ENRICH_MAX_KEYWORDS",
     "ENRICH_MAX_TOPICS",
     "ENRICH_MIN_TOPICS",
@@ -112,13 +98,7 @@ __all__ = [
     "MAX_SELECTIONS",
     "NAVIGATE_ANSWER_SYSTEM",
     "NAVINDEX_SCAN_SYSTEM",
-    "RESEARCH_BRIEF_SYSTEM",
-    "RESEARCH_PLAN_SYSTEM",
-    "RESEARCH_ROUTE_SYSTEM",
-    "RESEARCH_SIDES",
-    "RESEARCH_STANCE_SYSTEM",
     "SILENCE",
-    "STANCE_QUOTE_WORDS",
     "ClauseEnrichment",
     "EnrichmentReply",
     "JudgeVerdict",
@@ -127,8 +107,6 @@ __all__ = [
     "PromptDocument",
     "PromptIndex",
     "PromptProvision",
-    "ResearchPassage",
-    "case_card_prompt",
     "clause_block",
     "document_block",
     "enrich_prompt",
@@ -143,8 +121,4 @@ __all__ = [
     "parse_selections",
     "parse_verdict",
     "provision_block",
-    "research_brief_prompt",
-    "research_plan_prompt",
-    "research_route_prompt",
-    "research_stance_prompt",
 ]

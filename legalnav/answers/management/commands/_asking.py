@@ -1,5 +1,5 @@
-"""What ``ask`` and ``research`` share: find the matter, ask through the answering action (the
-commands' door) and answer here, or say why not."""
+"""What ``ask`` and ``research`` (the research app's command, above this one) share: find the
+matter, ask through the answering action (the commands' door) and answer here, or say why not."""
 
 from __future__ import annotations
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from legalnav.answers.research.router import route_offline
-from legalnav.answers.research.stance import overrules, sentence_polarity
 from legalnav.bench import research_eval as evaluate
+from legalnav.research.router import route_offline
+from legalnav.research.stance import overrules, sentence_polarity
 
 DATA = Path(settings.DATA_DIR)
 GOLD = evaluate.GOLD_DIR

@@ -20,16 +20,16 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from legalnav.documents.actions import DocumentRejected, document_upload
-from legalnav.documents.case_cards import (
+from legalnav.documents.models import CaseCard, Document
+from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
+from legalnav.matters.actions import matter_for_command
+from legalnav.matters.models import Matter
+from legalnav.research.actions import (
     case_card_enrich,
     case_cards_link,
     case_cards_refresh,
     deferred_linking,
 )
-from legalnav.documents.models import CaseCard, Document
-from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
-from legalnav.matters.actions import matter_for_command
-from legalnav.matters.models import Matter
 
 
 def _natural(path: Path) -> tuple[object, ...]:

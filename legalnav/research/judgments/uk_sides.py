@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from legalnav.documents.parsing.judgments.parties import STATE_PARTY, label_of
+from legalnav.research.judgments.parties import STATE_PARTY, label_of
 
 # --- the "Between:" block ------------------------------------------------------------------------
 

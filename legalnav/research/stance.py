@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from legalnav.answers.research.holding import HoldingMatch, Issue
-from legalnav.answers.research.reading import OPPONENT, Side, is_public_body, read_side
-from legalnav.documents.parsing.judgments.treatment import Treatment, treatment_of
+from legalnav.research.holding import HoldingMatch, Issue
+from legalnav.research.judgments.treatment import Treatment, treatment_of
+from legalnav.research.reading import OPPONENT, Side, is_public_body, read_side
 
 __all__ = ["OPPONENT", "Side", "user_side"]
 
@@ -32,7 +32,7 @@ SUPPORTING, ADVERSE, NEUTRAL = "supporting", "adverse", "neutral"
 BUCKETS = (SUPPORTING, ADVERSE, NEUTRAL)
 
 
-# --- the user's side (read by legalnav.answers.research.reading) ------------------------------
+# --- the user's side (read by legalnav.research.reading) ------------------------------
 
 user_side = read_side  # the name the rest of research uses
 

@@ -11,7 +11,7 @@ cached by content hash) and changes two things for precedent research:
   passage under BM25 and under dense), not by the best fused passage, so that one long
   judgment with many near-duplicate passages does not hide the others;
 - a statement of facts (FACTS_WORDS words or more) is ranked against whole judgments: its
-  lexical document ranking is the judgment ranker's (``retrieval.judgments``: whole-judgment
+  lexical document ranking is the judgment ranker's (``research.ranking``: whole-judgment
   BM25 on its most informative terms, passage evidence, statutes in common, how often the
   matter cites the judgment, decided before the facts), measured better than the best passage
   for facts (``research_eval aila``; ``scripts/eval_precedent.py``).
@@ -173,7 +173,7 @@ class JudgmentSearch:
     def judgment_ranking(self, question: str, rest: list[int]) -> list[int]:
         """The judgments in the judgment ranker's order (lexical and card evidence; no dense),
         then those it did not consider, in the order of ``rest``."""
-        from legalnav.retrieval.judgments import WEIGHTS, fused_scores, gather
+        from legalnav.research.ranking import WEIGHTS, fused_scores, gather
 
         evidence = gather(self.corpus, question, caps=(WEIGHTS.terms,), dense=False)
         scores = fused_scores(evidence, WEIGHTS)

@@ -1,6 +1,6 @@
 """Judgments: the case card, numbered paragraphs and parent chunks, from the text alone.
 
-Pure functions, no ORM (``documents.case_cards`` stores what they return). A judgment is read at
+Pure functions, no ORM (``research.services`` stores what they return). A judgment is read at
 three levels, after the "Lexi" design:
 
 - *child chunks* are the retrieval passages (``retrieval.passages``): one per numbered paragraph
@@ -25,42 +25,42 @@ the text. Anything not found stays empty rather than guessed.
 
 from __future__ import annotations
 
-from legalnav.documents.parsing.judgments.card import CaseCardData, case_card
-from legalnav.documents.parsing.judgments.cases import (
+from legalnav.research.judgments.card import CaseCardData, case_card
+from legalnav.research.judgments.cases import (
     CitedCase,
     case_name_key,
     cases_cited,
     names_match,
 )
-from legalnav.documents.parsing.judgments.chunks import (
+from legalnav.research.judgments.chunks import (
     PARENT_MAX_CHARS,
     PARENT_TARGET_CHARS,
     ParentChunk,
     parent_chunks,
 )
-from legalnav.documents.parsing.judgments.findings import MAX_FINDINGS, Finding, findings
-from legalnav.documents.parsing.judgments.header import looks_like_judgment
-from legalnav.documents.parsing.judgments.outcome import (
+from legalnav.research.judgments.findings import MAX_FINDINGS, Finding, findings
+from legalnav.research.judgments.header import looks_like_judgment
+from legalnav.research.judgments.outcome import (
     OUTCOMES,
     closing_outcome,
     operative_result,
     uk_outcome,
 )
-from legalnav.documents.parsing.judgments.paragraphs import (
+from legalnav.research.judgments.paragraphs import (
     Paragraph,
     paragraph_at,
     paragraphs,
     sentences,
 )
-from legalnav.documents.parsing.judgments.parties import (
+from legalnav.research.judgments.parties import (
     PARTY_LABELS,
     STATE_PARTY,
     party_labels,
     party_role,
     split_case_name,
 )
-from legalnav.documents.parsing.judgments.statutes import StatuteCited, statutes_cited
-from legalnav.documents.parsing.judgments.treatment import (
+from legalnav.research.judgments.statutes import StatuteCited, statutes_cited
+from legalnav.research.judgments.treatment import (
     TREATMENT_CUES,
     Treatment,
     treatment_of,

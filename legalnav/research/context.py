@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Max
 
 from legalnav.answers.models import Question, ResearchRun, ResearchStep
-from legalnav.answers.research import listing as listing_mod
-from legalnav.answers.research.search import JudgmentSearch, PassageHit
-from legalnav.answers.research.stance import NEUTRAL, CardFacts, Stance
-from legalnav.answers.research.validate import clean_answer
 from legalnav.documents.models import CaseCard, Document, Node
 from legalnav.llm.models import LLMCall
+from legalnav.research import listing as listing_mod
+from legalnav.research.search import JudgmentSearch, PassageHit
+from legalnav.research.stance import NEUTRAL, CardFacts, Stance
+from legalnav.research.validate import clean_answer
 from legalnav.retrieval.services import MatterRetriever, matter_retriever
 
 if TYPE_CHECKING:

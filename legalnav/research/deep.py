@@ -9,8 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from legalnav.answers.models import Question, ResearchStep
-from legalnav.answers.research import offline_brief
-from legalnav.answers.research.context import (
+from legalnav.llm import prompts
+from legalnav.llm.providers import LLMError, OfflineProvider
+from legalnav.research import offline_brief
+from legalnav.research import prompts as research_prompts
+from legalnav.research.context import (
     ADVERSE_POOL,
     BRIEF_MAX_TOKENS,
     CANDIDATE_DEPTH,
@@ -33,11 +36,11 @@ from legalnav.answers.research.context import (
     search_mode,
     validate_result,
 )
-from legalnav.answers.research.holding import Issue, issue_of, match_holdings
-from legalnav.answers.research.reading import read_question
-from legalnav.answers.research.router import Route
-from legalnav.answers.research.search import JudgmentHit
-from legalnav.answers.research.stance import (
+from legalnav.research.holding import Issue, issue_of, match_holdings
+from legalnav.research.reading import read_question
+from legalnav.research.router import Route
+from legalnav.research.search import JudgmentHit
+from legalnav.research.stance import (
     ADVERSE,
     NEUTRAL,
     SUPPORTING,
@@ -47,8 +50,6 @@ from legalnav.answers.research.stance import (
     judgment_stance,
     treatment_stance,
 )
-from legalnav.llm import prompts
-from legalnav.llm.providers import LLMError, OfflineProvider
 from legalnav.retrieval.engine import rrf
 
 # A small legal thesaurus: words a question uses, and the words judgments use for the same
@@ -564,7 +565,7 @@ def _bucket_summary(m: MatterView, pieces: list[Piece]) -> dict[str, Any]:
 
 
 def _plan_claude(rec: StepRecord, query: Question, plan: Plan, provider: Any) -> Plan:  # noqa: ANN401
-    prompt = prompts.research_plan_prompt(question=query.question)
+    prompt = research_prompts.research_plan_prompt(question=query.question)
     try:
         completion = query_completion(
             provider, prompt, query=query, max_tokens=PLAN_MAX_TOKENS, purpose="research_plan"
@@ -590,7 +591,7 @@ def _plan_claude(rec: StepRecord, query: Question, plan: Plan, provider: Any) ->
 
     side_role = str(data.get("side") or "")
     side = plan.side  # the rules' reading keeps where the side sits and who it is
-    if not side.known and side_role in prompts.RESEARCH_SIDES:
+    if not side.known and side_role in research_prompts.RESEARCH_SIDES:
         side = Side(side_role, "claude", label=side_role)
     return Plan(
         proposition=data["proposition"][:1000] or plan.proposition,
@@ -618,7 +619,7 @@ def _analyse_claude(
     the bucket of its best-ranked passage with an accepted stance."""
     if not pieces:
         return []
-    prompt = prompts.research_stance_prompt(
+    prompt = research_prompts.research_stance_prompt(
         proposition=plan.proposition,
         side=_acting_for(plan.side),
         passages=_research_passages(m, pieces, buckets=False),
@@ -649,11 +650,11 @@ def _analyse_claude(
 
 def _research_passages(
     m: MatterView, pieces: list[Piece], *, buckets: bool
-) -> list[prompts.ResearchPassage]:
+) -> list[research_prompts.ResearchPassage]:
     """The pieces as the stance and brief prompts show them, numbered E1, E2, …; the brief's
     with their buckets."""
     return [
-        prompts.ResearchPassage(
+        research_prompts.ResearchPassage(
             evidence_id=f"E{i}",
             doc_id=p.key(m),
             node_id=p.node_id(m),
@@ -742,7 +743,7 @@ def _synthesise(
     pieces: list[Piece],
     provider: Any,  # noqa: ANN401
 ) -> tuple[str, str, str]:
-    prompt = prompts.research_brief_prompt(
+    prompt = research_prompts.research_brief_prompt(
         question=query.question,
         proposition=plan.proposition,
         side=_acting_for(plan.side),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from legalnav.documents.parsing.judgments.parties import VERSUS
+from legalnav.research.judgments.parties import VERSUS
 
 _JUDGMENT_SIGNS = re.compile(
     r"Supreme Court of India|The Judgment was delivered by|The Order of the Court was|"

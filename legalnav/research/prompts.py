@@ -1,4 +1,4 @@
-"""Precedent research over a matter of judgments (legalnav.answers.research), and the case card
+"""Precedent research over a matter of judgments (legalnav.research), and the case card
 that catalogues each judgment.
 
 After the "Lexi" design: route the question, plan the research, judge each passage's stance

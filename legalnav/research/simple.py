@@ -8,8 +8,10 @@ from typing import Any
 
 from legalnav.answers.models import Question, ResearchStep
 from legalnav.answers.offline import SILENCE, Provision, answer_offline
-from legalnav.answers.research import listing as listing_mod
-from legalnav.answers.research.context import (
+from legalnav.llm import prompts
+from legalnav.llm.providers import OfflineProvider
+from legalnav.research import listing as listing_mod
+from legalnav.research.context import (
     LISTING_SHOWN,
     SIMPLE_K,
     MatterView,
@@ -26,9 +28,7 @@ from legalnav.answers.research.context import (
     search_mode,
     validate_result,
 )
-from legalnav.answers.research.search import PassageHit
-from legalnav.llm import prompts
-from legalnav.llm.providers import OfflineProvider
+from legalnav.research.search import PassageHit
 
 _LISTING_CUE = re.compile(
     r"^(?:which|list|show|find|how many|count|give me|are there|is there|judgments|cases|decisions)\b|"

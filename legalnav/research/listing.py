@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from legalnav.documents.parsing.judgments.cases import case_name_key, names_match
+from legalnav.research.judgments.cases import case_name_key, names_match
 from legalnav.retrieval.bm25 import tokenize
 
 # Words that frame a listing rather than say what to look for.

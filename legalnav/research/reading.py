@@ -4,7 +4,7 @@ be read, the sides it most likely means (for the clarify route to offer).
 
 Everything here is rules over the wording, each reading carries the words it was read from, and
 nothing here touches the database. With Claude, the router's reply may fill in what the rules
-could not (``legalnav.answers.research.pipeline``).
+could not (``legalnav.research.pipeline``).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from legalnav.documents.parsing.judgments.paragraphs import (
+from legalnav.research.judgments.paragraphs import (
     Paragraph,
     paragraph_at,
     paragraphs,

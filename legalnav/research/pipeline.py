@@ -28,7 +28,11 @@ from legalnav.answers.models import (
     ResearchRun,
     ResearchStep,
 )
-from legalnav.answers.research.context import (
+from legalnav.core import jobs
+from legalnav.llm import prompts
+from legalnav.llm.providers import LLMError, get_provider
+from legalnav.research import prompts as research_prompts
+from legalnav.research.context import (
     ROUTE_MAX_TOKENS,
     MatterView,
     Result,
@@ -37,8 +41,8 @@ from legalnav.answers.research.context import (
     node_lookup,
     query_completion,
 )
-from legalnav.answers.research.deep import answer_deep
-from legalnav.answers.research.router import (
+from legalnav.research.deep import answer_deep
+from legalnav.research.router import (
     CLARIFY,
     DEEP,
     ROUTES,
@@ -47,11 +51,8 @@ from legalnav.answers.research.router import (
     clarify_options,
     route_offline,
 )
-from legalnav.answers.research.simple import answer_simple
-from legalnav.answers.research.stance import NEUTRAL
-from legalnav.core import jobs
-from legalnav.llm import prompts
-from legalnav.llm.providers import LLMError, get_provider
+from legalnav.research.simple import answer_simple
+from legalnav.research.stance import NEUTRAL
 
 logger = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ def _route(trace: Trace, query: Question, m: MatterView, provider: Any) -> Route
             offline.options = clarify_options(query.question, examples=examples)
         route = offline
         if provider is not None:
-            prompt = prompts.research_route_prompt(
+            prompt = research_prompts.research_route_prompt(
                 question=query.question, statutes=examples["statutes"], cases=examples["cases"]
             )
             try:
@@ -166,7 +167,7 @@ def _read_route(text: str, model: str) -> Route | None:
         options=options,
         routed_by=model,
         proposition=str(data.get("proposition") or "")[:1000],
-        side=side if side in prompts.RESEARCH_SIDES else "",
+        side=side if side in research_prompts.RESEARCH_SIDES else "",
     )
 
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from legalnav.documents.parsing.judgments.header import MONTHS
-from legalnav.documents.parsing.judgments.paragraphs import (
+from legalnav.research.judgments.header import MONTHS
+from legalnav.research.judgments.paragraphs import (
     Paragraph,
     paragraph_at,
     paragraphs,
     sentences,
 )
-from legalnav.documents.parsing.judgments.parties import split_case_name
-from legalnav.documents.parsing.judgments.treatment import Treatment, treatment_of
+from legalnav.research.judgments.parties import split_case_name
+from legalnav.research.judgments.treatment import Treatment, treatment_of
 
 
 @dataclass(slots=True)

@@ -20,18 +20,18 @@ from django.conf import settings
 from django.db import transaction
 
 from legalnav.documents.models import CaseCard, Document
-from legalnav.documents.parsing.judgments import (
+from legalnav.matters.models import Matter
+from legalnav.research.judgments import (
     CaseCardData,
     case_card,
     case_name_key,
     looks_like_judgment,
     names_match,
 )
-from legalnav.matters.models import Matter
 
 logger = logging.getLogger(__name__)
 
-# The version of what the card reader (parsing.judgments.case_card) reads from a judgment. Raise
+# The version of what the card reader (research.judgments.case_card) reads from a judgment. Raise
 # it when a change reads existing judgments differently (2: the winner of an appeal "disposed
 # of", from its operative order; 3: holdings as the court's reasoning sentences, scored; 4: a
 # transcript's sides, what each was below, its public bodies and its contemnor; 5: an English
@@ -271,13 +271,14 @@ def case_card_enrich(*, document: Document, provider: object | None = None) -> d
     from legalnav.core.text import normalise
     from legalnav.llm import prompts
     from legalnav.llm.providers import LLMError, get_provider
+    from legalnav.research import prompts as research_prompts
 
     provider = provider or get_provider()
     card = CaseCard.objects.filter(document=document).first()
     if provider is None or card is None:
         return {}
     text = document.text or ""
-    prompt = prompts.case_card_prompt(
+    prompt = research_prompts.case_card_prompt(
         doc_id=document.key, title=card.case_name, text=_enrich_excerpt(text)
     )
     try:

@@ -1,7 +1,7 @@
 """Does a judgment decide the issue the user asks about, and in which words?
 
 A judgment's case card keeps its holdings: the sentences of the court's own reasoning, told apart
-from the facts, the arguments recited and the order (``parsing.judgments.findings``). Research
+from the facts, the arguments recited and the order (``judgments.findings``). Research
 matches the question's issue against them. The holding nearest the issue is the judgment's
 *holding on the issue*: the stance quotes it verbatim as its reason. A judgment none of whose
 holdings comes near the issue does not decide it, whoever won: it is neutral, "does not decide

@@ -16,7 +16,7 @@ question's candidates:
   against the passage, the best window counting). Only the best ``TOP_PASSAGES`` lexical
   passages of the ``DENSE_DOCS`` leading candidates are embedded, lazily, and their vectors are
   cached with the documents, so a corpus of thousands of judgments never needs embedding whole;
-- from the case card (read as ``documents.parsing.judgments`` reads it, stored per judgment in
+- from the case card (read as ``research.judgments`` reads it, stored per judgment in
   the index cache folder): ``card``, the statutes and sections the question cites that the
   judgment also cites ("Section 302 IPC", "Article 21"), each weighted by its rarity in the
   corpus (idf); ``cited_by``, how many judgments of the corpus cite this one (its cited cases
@@ -45,14 +45,14 @@ from pathlib import Path
 
 import numpy as np
 
-from legalnav.documents.parsing.judgments import (
+from legalnav.research.judgments import (
     case_name_key,
     cases_cited,
     names_match,
     paragraphs,
     statutes_cited,
 )
-from legalnav.documents.parsing.judgments.header import decided
+from legalnav.research.judgments.header import decided
 from legalnav.retrieval.bm25 import BM25
 from legalnav.retrieval.engine import Corpus, Hit, Retrieval, query_tokens
 
@@ -635,3 +635,15 @@ def rank_judgment_bm25(corpus: Corpus, question: str, k: int) -> Retrieval:
         ranked.append((d, float(scores[d]), row))
     hits = _hits(corpus, ranked)
     return Retrieval(hits, sum(h.end - h.start for h in hits), "documents:judgment-bm25")
+
+
+def rank_for_strategy(corpus: Corpus, question: str, k: int, strategy: str) -> Retrieval:
+    """The judgment ranking ``retrieval.engine.rank_documents`` asks for (registered with it in
+    ``ResearchConfig.ready()``): ``judgment-bm25`` is whole-judgment BM25 alone,
+    ``judgments-dense`` the fused evidence with ``DENSE_WEIGHTS``, and every other strategy
+    (``judgments``, and the product's modes navembed, navindex and auto) the fused evidence."""
+    if strategy == "judgment-bm25":
+        return rank_judgment_bm25(corpus, question, k)
+    if strategy == "judgments-dense":
+        return rank_judgments(corpus, question, k, weights=DENSE_WEIGHTS, strategy=strategy)
+    return rank_judgments(corpus, question, k)

@@ -11,13 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from legalnav.answers.research.reading import is_fact_pattern, read_question
+from legalnav.answers.routing import SIDE_CHOICE_OPENING
+from legalnav.research.reading import is_fact_pattern, read_question
 from legalnav.retrieval.bm25 import tokenize
 
 SIMPLE, CLARIFY, DEEP = "simple", "clarify", "deep"
 ROUTES = (SIMPLE, CLARIFY, DEEP)
-# How a clarify option that asks for the side opens ("I act for the accused. <the question>").
-SIDE_CHOICE_OPENING = "I act for the"
 
 
 @dataclass(slots=True)

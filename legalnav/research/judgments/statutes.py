@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from legalnav.documents.parsing.judgments.paragraphs import Paragraph, paragraph_at, paragraphs
+from legalnav.research.judgments.paragraphs import Paragraph, paragraph_at, paragraphs
 
 
 @dataclass(slots=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from legalnav.documents.parsing.judgments.paragraphs import Paragraph, paragraphs
+from legalnav.research.judgments.paragraphs import Paragraph, paragraphs
 
 PARENT_TARGET_CHARS = 3500
 PARENT_MAX_CHARS = 6000

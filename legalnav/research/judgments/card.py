@@ -6,10 +6,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any
 
-from legalnav.documents.parsing.judgments.cases import CitedCase, cases_cited
-from legalnav.documents.parsing.judgments.chunks import ParentChunk, parent_chunks
-from legalnav.documents.parsing.judgments.findings import Finding, findings
-from legalnav.documents.parsing.judgments.header import (
+from legalnav.research.judgments.cases import CitedCase, cases_cited
+from legalnav.research.judgments.chunks import ParentChunk, parent_chunks
+from legalnav.research.judgments.findings import Finding, findings
+from legalnav.research.judgments.header import (
     case_number,
     court,
     decided,
@@ -22,21 +22,21 @@ from legalnav.documents.parsing.judgments.header import (
     uk_case_number,
     uk_judges,
 )
-from legalnav.documents.parsing.judgments.outcome import (
+from legalnav.research.judgments.outcome import (
     closing_outcome,
     operative_result,
     uk_outcome,
 )
-from legalnav.documents.parsing.judgments.paragraphs import paragraph_at, paragraphs
-from legalnav.documents.parsing.judgments.parties import (
+from legalnav.research.judgments.paragraphs import paragraph_at, paragraphs
+from legalnav.research.judgments.parties import (
     VERSUS,
     party_labels,
     party_list,
     party_role,
     split_case_name,
 )
-from legalnav.documents.parsing.judgments.statutes import StatuteCited, statutes_cited
-from legalnav.documents.parsing.judgments.uk_sides import uk_labels, uk_parties_of, uk_party_role
+from legalnav.research.judgments.statutes import StatuteCited, statutes_cited
+from legalnav.research.judgments.uk_sides import uk_labels, uk_parties_of, uk_party_role
 
 
 @dataclass(slots=True)

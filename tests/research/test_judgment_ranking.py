@@ -1,4 +1,4 @@
-"""Judgment-level ranking (retrieval/judgments.py) on a tiny corpus of real AILA 2019 judgments,
+"""Judgment-level ranking (research/ranking.py) on a tiny corpus of real AILA 2019 judgments,
 read from ../shared/data at test time (never copied here):
 
 - C4   Budh Singh and Others v State of Uttar Pradesh (2006): murder, Sections 148, 302,
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from legalnav.retrieval import judgments
+from legalnav.research import ranking as judgments
 from legalnav.retrieval.bm25 import BM25, tokenize
 from legalnav.retrieval.engine import Corpus, Retriever, query_tokens, rank_documents
 from legalnav.retrieval.index import build_doc_index
