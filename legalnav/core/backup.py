@@ -79,6 +79,23 @@ def row_counts() -> dict[str, int]:
     return counts
 
 
+def label_now(label: str) -> str:
+    """The label a backup's ``app_label.Model`` has in this version: a model that moved to another
+    app with its table (``documents.CaseCard``, now ``research.CaseCard`` on the same
+    ``documents_casecard``) is found by the table its old label gave it; any other is unchanged."""
+    try:
+        apps.get_model(label)
+        return label
+    except (LookupError, ValueError):
+        pass
+    app, _, name = label.partition(".")
+    table = f"{app}_{name.lower()}"
+    for model in apps.get_models():
+        if model._meta.db_table == table:
+            return model._meta.label
+    return label
+
+
 def _migrations() -> dict[str, str]:
     latest: dict[str, str] = {}
     for app, name in MigrationRecorder(connection).applied_migrations():
@@ -262,9 +279,9 @@ def restore(path: Path, *, migrate: Callable[[], None]) -> RestoreReport:
             report.notes.append(str(note))
     report.counts = row_counts()
     missing = {
-        label: (count, report.counts.get(label, 0))
+        label: (count, report.counts.get(label_now(label), 0))
         for label, count in manifest["counts"].items()
-        if report.counts.get(label, 0) < count
+        if report.counts.get(label_now(label), 0) < count
     }
     if missing:
         lines = ", ".join(

@@ -6,7 +6,7 @@ it over through ``answers/routing.py``, and indexing a judgment builds its case 
 
 - ``judgments/``: the case card reader, pure functions over a judgment's text (court, date,
   parties and sides, the order and who won, statutes and cases cited with their treatment,
-  issues and holdings, paragraphs and parent chunks), stored as a ``documents.CaseCard``;
+  issues and holdings, paragraphs and parent chunks); ``models.py`` the ``CaseCard`` row;
   ``services.py`` builds, refreshes, links and (with Claude) enriches the cards, ``actions.py``
   what the doors may call of it; ``management/commands/load_judgments.py`` a bulk load;
 - ``ranking.py``: the judgment ranker (fused whole-judgment evidence), behind the measurement

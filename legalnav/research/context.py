@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Max
 
 from legalnav.answers.models import Question, ResearchRun, ResearchStep
-from legalnav.documents.models import CaseCard, Document, Node
+from legalnav.documents.models import Document, Node
 from legalnav.llm.models import LLMCall
 from legalnav.research import listing as listing_mod
+from legalnav.research.models import CaseCard
 from legalnav.research.search import JudgmentSearch, PassageHit
 from legalnav.research.stance import NEUTRAL, CardFacts, Stance
 from legalnav.research.validate import clean_answer

@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from legalnav.documents.models import CaseCard, Document
+from legalnav.documents.models import Document
 from legalnav.matters.models import Matter
 from legalnav.research.judgments import (
     CaseCardData,
@@ -28,6 +28,7 @@ from legalnav.research.judgments import (
     looks_like_judgment,
     names_match,
 )
+from legalnav.research.models import CaseCard
 
 logger = logging.getLogger(__name__)
 

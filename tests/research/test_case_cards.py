@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from legalnav.documents.models import CaseCard, Document
+from legalnav.documents.models import Document
 from legalnav.documents.services import document_add, document_index
+from legalnav.research.models import CaseCard
 from legalnav.research.services import case_cards_link, deferred_linking
 from tests.conftest import demo_bytes
 from tests.research.conftest import aila_path

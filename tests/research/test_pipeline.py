@@ -12,11 +12,12 @@ from django.core.management import call_command
 
 from legalnav.answers.models import Citation, Evidence, Question, ResearchEvidence, ResearchRun
 from legalnav.answers.services import query_answer, query_create
-from legalnav.documents.models import CaseCard, Document, Node
+from legalnav.documents.models import Document, Node
 from legalnav.llm.models import LLMCall
 from legalnav.llm.tokens import count_tokens
 from legalnav.research.context import MAX_PER_DOC
 from legalnav.research.listing import phrase_regex
+from legalnav.research.models import CaseCard
 from tests.llm.replay import Reply, message
 from tests.research.conftest import add_judgments
 

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from legalnav.documents.actions import DocumentRejected, document_upload
-from legalnav.documents.models import CaseCard, Document
+from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
 from legalnav.matters.actions import matter_for_command
 from legalnav.matters.models import Matter
@@ -30,6 +30,7 @@ from legalnav.research.actions import (
     case_cards_refresh,
     deferred_linking,
 )
+from legalnav.research.models import CaseCard
 
 
 def _natural(path: Path) -> tuple[object, ...]:
