@@ -7,9 +7,13 @@ into a tool error with the same message.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import JsonResponse
+
+if TYPE_CHECKING:
+    from legalnav.answers.spend import SpendDecision
+    from legalnav.core.limits import RateDecision
 
 
 class ApiError(Exception):
@@ -50,6 +54,16 @@ def error_response(
 
 def not_found(what: str = "resource") -> ApiError:
     return ApiError(404, "not_found", f"No such {what}.")
+
+
+def rate_limited(decision: RateDecision | SpendDecision) -> ApiError:
+    """A rate limit ("rate_limited") or a spending cap ("spend_capped"): 429, Retry-After."""
+    return ApiError(
+        429,
+        decision.code,
+        decision.message,
+        headers={"Retry-After": str(decision.retry_after)},
+    )
 
 
 # The largest primary key any supported database stores (a signed 64-bit integer). A larger id in

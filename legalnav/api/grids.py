@@ -13,7 +13,7 @@ from django.db.models import Q
 from pydantic import BaseModel, Field
 
 from legalnav.answers.report import DocumentRef
-from legalnav.api.errors import ApiError, not_found, parse_id
+from legalnav.api.errors import ApiError, not_found, parse_id, rate_limited
 from legalnav.api.schemas import CleanStr, Id, Paged, PageParams
 from legalnav.api.selectors import matter_access
 from legalnav.api.writes import queue_down, writes
@@ -258,12 +258,7 @@ def grid_create(*, user: User, matter_id: object, body: GridCreateBody, via: str
     except GridRejected as exc:
         raise _rejected(exc) from None
     except actions.RateLimited as exc:
-        raise ApiError(
-            429,
-            exc.decision.code,
-            exc.decision.message,
-            headers={"Retry-After": str(exc.decision.retry_after)},
-        ) from None
+        raise rate_limited(exc.decision) from None
     except actions.JobQueueDown as exc:
         raise queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
     return grid_out(grid)

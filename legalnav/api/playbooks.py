@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from legalnav.answers.report import DocumentRef
-from legalnav.api.errors import ApiError, not_found, parse_id
+from legalnav.api.errors import ApiError, not_found, parse_id, rate_limited
 from legalnav.api.schemas import CleanStr, Id, Paged, PageParams
 from legalnav.api.selectors import matter_access
 from legalnav.api.writes import queue_down, writes
@@ -318,12 +318,7 @@ def playbook_apply(*, user: User, matter_id: object, body: ApplyBody, via: str) 
     except GridRejected as exc:
         raise _rejected(exc) from None
     except actions.RateLimited as exc:
-        raise ApiError(
-            429,
-            exc.decision.code,
-            exc.decision.message,
-            headers={"Retry-After": str(exc.decision.retry_after)},
-        ) from None
+        raise rate_limited(exc.decision) from None
     except actions.JobQueueDown as exc:
         raise queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
     return run_out(run)

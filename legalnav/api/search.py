@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from legalnav.api import schemas
-from legalnav.api.errors import ApiError
+from legalnav.api.errors import ApiError, rate_limited
 from legalnav.api.selectors import document_ref, matter_access
 from legalnav.core.limits import SEARCH, limit_take, subjects_of
 from legalnav.retrieval.services import matter_retriever
@@ -36,12 +36,7 @@ def matter_search(
     matter = matter_access(user=user, matter_id=matter_id)
     decision = limit_take(SEARCH, subjects=subjects_of(user))
     if not decision.allowed:
-        raise ApiError(
-            429,
-            decision.code,
-            decision.message,
-            headers={"Retry-After": str(decision.retry_after)},
-        )
+        raise rate_limited(decision)
     mr = matter_retriever(matter=matter, dense=params.mode != "bm25")
     positions = list(range(len(mr.documents)))
     if params.document_id is not None:

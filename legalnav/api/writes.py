@@ -20,7 +20,7 @@ from legalnav.answers import actions
 from legalnav.answers.actions import QuestionRejected
 from legalnav.answers.models import Question
 from legalnav.api import schemas
-from legalnav.api.errors import ApiError, not_found, parse_id
+from legalnav.api.errors import ApiError, not_found, parse_id, rate_limited
 from legalnav.api.selectors import document_access, document_out, matter_access, query_out
 from legalnav.api.tokens import token_require_write
 from legalnav.core import jobs
@@ -214,22 +214,12 @@ def question_ask(
             matter=matter, user=user, question=body.question, mode=body.mode, via=via
         )
     except actions.RateLimited as exc:
-        raise _rate_limited(exc) from None
+        raise rate_limited(exc.decision) from None
     except QuestionRejected as exc:
         raise ApiError(422, "invalid", str(exc), field="question") from None
     except actions.JobQueueDown as exc:
         raise queue_down(f"{exc.message} The question is Q{exc.query.pk}.") from None
     return query_out(query)
-
-
-def _rate_limited(exc: actions.RateLimited) -> ApiError:
-    """A rate limit ("rate_limited") or a spending cap ("spend_capped"): 429, Retry-After."""
-    return ApiError(
-        429,
-        exc.decision.code,
-        exc.decision.message,
-        headers={"Retry-After": str(exc.decision.retry_after)},
-    )
 
 
 def _question(
@@ -251,7 +241,7 @@ def question_retry(
     try:
         retried = actions.question_retry(matter=matter, user=user, query=query, via=via)
     except actions.RateLimited as exc:
-        raise _rate_limited(exc) from None
+        raise rate_limited(exc.decision) from None
     except actions.JobQueueDown:
         raise queue_down() from None
     if not retried:
@@ -332,24 +322,25 @@ def evaluation_cancel(*, user: User, run_id: object, via: str) -> schemas.Evalua
 
 def question_status(*, user: User, matter_id: object, query_id: object) -> Question:
     """The question row (for polling loops that only need its status)."""
-    matter = matter_access(user=user, matter_id=matter_id)
-    query = Question.objects.filter(matter=matter, pk=parse_id(query_id, "question")).first()
-    if query is None:
-        raise not_found("question in this matter")
-    return query
+    return _question(user, matter_id, query_id, Action.VIEW)[1]
 
 
 # --- a matter's life ----------------------------------------------------------------------------
 
 
-def _life(change: Callable[[], object]) -> None:
+def _life(change: Callable[[], R]) -> R:
     try:
-        change()
+        return change()
     except matter_actions.MatterLifeError as exc:
         raise ApiError(409, "matter_state", exc.message) from None
 
 
-def _matter_detail(user: User, matter: Matter) -> schemas.MatterOut:
+def _owner_change(
+    user: User, matter_id: object, change: Callable[[Matter], object]
+) -> schemas.MatterOut:
+    """An owner's change to the matter's life (409 when its state refuses it); the matter after."""
+    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
+    _life(lambda: change(matter))
     from legalnav.api.selectors import matter_detail
 
     return matter_detail(user=user, matter_id=matter.pk)
@@ -358,38 +349,35 @@ def _matter_detail(user: User, matter: Matter) -> schemas.MatterOut:
 @writes
 def matter_close(*, user: User, matter_id: object, via: str) -> schemas.MatterOut:
     """Close the matter (owners): read-only from now on; 409 while work still runs in it."""
-    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
-    _life(lambda: matter_actions.matter_close(matter=matter, user=user, via=via))
-    return _matter_detail(user, matter)
+    return _owner_change(
+        user, matter_id, lambda m: matter_actions.matter_close(matter=m, user=user, via=via)
+    )
 
 
 def matter_handover(*, user: User, matter_id: object, via: str) -> matter_actions.Handover:
     """The handover zip (owners; audited). A read: a read-only token may take it."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
-    try:
-        return matter_actions.matter_handover(matter=matter, user=user, via=via)
-    except matter_actions.MatterLifeError as exc:
-        raise ApiError(409, "matter_state", exc.message) from None
+    return _life(lambda: matter_actions.matter_handover(matter=matter, user=user, via=via))
 
 
 @writes
 def matter_reopen(*, user: User, matter_id: object, via: str) -> schemas.MatterOut:
-    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
-    _life(lambda: matter_actions.matter_reopen(matter=matter, user=user, via=via))
-    return _matter_detail(user, matter)
+    return _owner_change(
+        user, matter_id, lambda m: matter_actions.matter_reopen(matter=m, user=user, via=via)
+    )
 
 
 @writes
 def matter_retention(
     *, user: User, matter_id: object, body: schemas.RetentionIn, via: str
 ) -> schemas.MatterOut:
-    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
-    _life(
-        lambda: matter_actions.matter_set_retention(
-            matter=matter, user=user, retain_until=body.retain_until, via=via
-        )
+    return _owner_change(
+        user,
+        matter_id,
+        lambda m: matter_actions.matter_set_retention(
+            matter=m, user=user, retain_until=body.retain_until, via=via
+        ),
     )
-    return _matter_detail(user, matter)
 
 
 @writes
@@ -397,20 +385,22 @@ def matter_purge_request(
     *, user: User, matter_id: object, body: schemas.TypedNameIn, via: str
 ) -> schemas.MatterOut:
     """An owner asks for the closed matter's purge, typing its name; staff confirm."""
-    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
-    _life(
-        lambda: matter_actions.matter_purge_request(
-            matter=matter, user=user, typed_name=body.name, via=via
-        )
+    return _owner_change(
+        user,
+        matter_id,
+        lambda m: matter_actions.matter_purge_request(
+            matter=m, user=user, typed_name=body.name, via=via
+        ),
     )
-    return _matter_detail(user, matter)
 
 
 @writes
 def matter_purge_withdraw(*, user: User, matter_id: object, via: str) -> schemas.MatterOut:
-    matter = matter_access(user=user, matter_id=matter_id, action=Action.MANAGE)
-    _life(lambda: matter_actions.matter_purge_withdraw(matter=matter, user=user, via=via))
-    return _matter_detail(user, matter)
+    return _owner_change(
+        user,
+        matter_id,
+        lambda m: matter_actions.matter_purge_withdraw(matter=m, user=user, via=via),
+    )
 
 
 @writes
