@@ -24,6 +24,7 @@ from legalnav.core.jobs import QueueUnavailable
 from legalnav.core.limits import (
     EXPORT,
     QUESTION,
+    Limit,
     RateDecision,
     limit_refund,
     limit_take,
@@ -51,24 +52,33 @@ class JobQueueDown(audit.JobQueueDown):
     """The question was saved and marked failed ("the task queue is unavailable"); it can be
     retried once the queue is back."""
 
+    id_key = "query_id"
+
     @property
     def query(self) -> Question:
         return self.item  # type: ignore[return-value]
 
 
+def spend_require(*, matter: Matter, user: User | None) -> None:
+    """Raise ``RateLimited`` when the matter or the user has reached a spending cap."""
+    capped = spend_check(matter=matter, user=user)
+    if capped is not None:
+        raise RateLimited(capped)
+
+
+def limit_require(limit: Limit, user: User | None) -> list[tuple[str, str]]:
+    """Count one use of ``limit`` against the user's counter and the API token's; raise
+    ``RateLimited`` past it. Returns the counters, for ``limit_refund`` when the action is then
+    refused for another reason."""
+    subjects = subjects_of(user)
+    decision = limit_take(limit, subjects=subjects)
+    if not decision.allowed:
+        raise RateLimited(decision)
+    return subjects
+
+
 def _target(query: Question, suffix: str = "") -> str:
     return f"question Q{query.pk}{suffix}"
-
-
-def _queue_down(matter: Matter, user: User, query: Question, via: str) -> JobQueueDown:
-    audit.queue_down_record(
-        matter=matter,
-        user=user,
-        item=query,
-        target=_target(query),
-        detail={"query_id": query.pk, "via": via},
-    )
-    return JobQueueDown(query)
 
 
 def question_ask(
@@ -83,13 +93,8 @@ def question_ask(
     ``here``: answer it in this process before returning (the commands' door, which acts for no
     user and so counts against no user's asking rate, but against the matter's spending cap)."""
     require_open(matter)
-    capped = spend_check(matter=matter, user=user)
-    if capped is not None:
-        raise RateLimited(capped)
-    subjects = subjects_of(user)  # the user's counter, and the API token's
-    decision = limit_take(QUESTION, subjects=subjects)
-    if not decision.allowed:
-        raise RateLimited(decision)
+    spend_require(matter=matter, user=user)
+    subjects = limit_require(QUESTION, user)
     try:
         query = query_create(matter=matter, user=user, question=question, mode=mode, enqueue=False)
     except Exception:
@@ -112,7 +117,7 @@ def question_ask(
     try:
         jobs.enqueue_on_commit("question", query.pk)
     except QueueUnavailable:
-        raise _queue_down(matter, user, query, via) from None
+        raise JobQueueDown.recorded(matter, user, query, _target(query), via) from None
     query.refresh_from_db()
     return query
 
@@ -122,18 +127,13 @@ def question_retry(*, matter: Matter, user: User, query: Question, via: str) -> 
     is refused past a spending cap). False when there was nothing to retry (it is answered, or a
     worker is on it)."""
     require_open(matter)
-    capped = spend_check(matter=matter, user=user)
-    if capped is not None:
-        raise RateLimited(capped)
-    subjects = subjects_of(user)
-    decision = limit_take(QUESTION, subjects=subjects)
-    if not decision.allowed:
-        raise RateLimited(decision)
+    spend_require(matter=matter, user=user)
+    subjects = limit_require(QUESTION, user)
     status_before = query.status
     try:
         retried = query_retry(query=query)
     except QueueUnavailable:
-        raise _queue_down(matter, user, query, via) from None
+        raise JobQueueDown.recorded(matter, user, query, _target(query), via) from None
     if not retried:
         limit_refund(QUESTION, subjects=subjects)
         return False
@@ -170,10 +170,7 @@ def memo_export(*, matter: Matter, query: Question, user: User, via: str) -> Mem
     """The answered question as a PDF memo; the export is recorded in the matter's audit trail.
     Any member may export (the door checked VIEW). Raises ``RateLimited`` past the export rate
     (``LEGALNAV_EXPORT_RATE_PER_MINUTE``) and ``MemoUnavailable`` before an answer."""
-    subjects = subjects_of(user)
-    decision = limit_take(EXPORT, subjects=subjects)
-    if not decision.allowed:
-        raise RateLimited(decision)
+    subjects = limit_require(EXPORT, user)
     try:
         memo = memo_render(matter=matter, query=query, user=user)
     except Exception:

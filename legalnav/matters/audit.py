@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from django.db.models import Model, QuerySet
 
@@ -86,14 +86,31 @@ def audit_list(*, matter: Matter) -> QuerySet[AuditEvent]:
 class JobQueueDown(Exception):
     """A job's row (a question, a grid) was saved and marked failed because the task queue is
     unavailable; it can be sent again once the queue is back. Doors answer 503 with
-    Retry-After. Each app names its row (``.query``, ``.grid``) in a subclass."""
+    Retry-After. Each app names its row (``.query``, ``.grid``) and the row's key in the audit
+    detail (``id_key``) in a subclass."""
 
     message = QueueUnavailable.message
     retry_after = QueueUnavailable.retry_after
+    id_key = "id"
 
     def __init__(self, item: Model) -> None:
         super().__init__(self.message)
         self.item = item
+
+    @classmethod
+    def recorded(
+        cls, matter: Matter, user: User | None, item: Model, target: str, via: str
+    ) -> Self:
+        """Audit that the queue refused ``item``'s job (``queue_down_record``), and the
+        exception for the door: ``raise JobQueueDown.recorded(...) from None``."""
+        queue_down_record(
+            matter=matter,
+            user=user,
+            item=item,
+            target=target,
+            detail={cls.id_key: item.pk, "via": via},
+        )
+        return cls(item)
 
 
 def queue_down_record(

@@ -18,11 +18,10 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 
-from legalnav.answers.actions import RateLimited
-from legalnav.answers.spend import spend_check
+from legalnav.answers.actions import RateLimited, limit_require, spend_require
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
-from legalnav.core.limits import EXPORT, Limit, limit_refund, limit_take, subjects_of
+from legalnav.core.limits import EXPORT, Limit, limit_refund
 from legalnav.matters import audit
 from legalnav.matters.access import Action, can, require
 from legalnav.matters.audit import audit_record
@@ -63,6 +62,8 @@ class JobQueueDown(audit.JobQueueDown):
     """The grid was saved and marked failed ("the task queue is unavailable"); Resume sends it
     again once the queue is back."""
 
+    id_key = "grid_id"
+
     @property
     def grid(self) -> Grid:
         return self.item  # type: ignore[return-value]
@@ -70,17 +71,6 @@ class JobQueueDown(audit.JobQueueDown):
 
 def _target(grid: Grid) -> str:
     return f"review grid G{grid.pk} {grid.title}"
-
-
-def _queue_down(matter: Matter, user: User, grid: Grid, via: str) -> JobQueueDown:
-    audit.queue_down_record(
-        matter=matter,
-        user=user,
-        item=grid,
-        target=_target(grid),
-        detail={"grid_id": grid.pk, "via": via},
-    )
-    return JobQueueDown(grid)
 
 
 def _same_matter(matter: Matter, grid: Grid) -> None:
@@ -105,13 +95,8 @@ def grid_create(
     checked = services.columns_check(columns)
     documents = services.grid_documents_check(matter=matter, document_ids=document_ids)
     if mode == Grid.Mode.CLAUDE:
-        capped = spend_check(matter=matter, user=user)  # a Claude grid spends like questions
-        if capped is not None:
-            raise RateLimited(capped)
-    subjects = subjects_of(user)
-    decision = limit_take(GRID, subjects=subjects)
-    if not decision.allowed:
-        raise RateLimited(decision)
+        spend_require(matter=matter, user=user)  # a Claude grid spends like questions
+    subjects = limit_require(GRID, user)
     try:
         with transaction.atomic():
             grid = services.grid_create(
@@ -137,7 +122,7 @@ def grid_create(
             )
             jobs.enqueue_on_commit("grid", grid.pk)
     except QueueUnavailable:
-        raise _queue_down(matter, user, grid, via) from None
+        raise JobQueueDown.recorded(matter, user, grid, _target(grid), via) from None
     except GridRejected:
         limit_refund(GRID, subjects=subjects)
         raise
@@ -186,7 +171,7 @@ def grid_retry(*, matter: Matter, user: User, grid: Grid, via: str, refill: bool
                 detail={"grid_id": grid.pk, "before": status_before, "refill": refill, "via": via},
             )
     except QueueUnavailable:
-        raise _queue_down(matter, user, grid, via) from None
+        raise JobQueueDown.recorded(matter, user, grid, _target(grid), via) from None
     return True
 
 
@@ -278,10 +263,7 @@ def grid_export(
     _same_matter(matter, grid)
     if fmt not in exports.FORMATS:
         raise GridRejected(f"Export as one of {', '.join(exports.FORMATS)}.", "format")
-    subjects = subjects_of(user)
-    decision = limit_take(EXPORT, subjects=subjects)
-    if not decision.allowed:
-        raise RateLimited(decision)
+    subjects = limit_require(EXPORT, user)
     try:
         out = exports.grid_export_render(grid=grid, fmt=fmt, user=user, base_url=base_url)
     except Exception:
@@ -366,9 +348,7 @@ def playbook_apply(
     "claude" the new grid is filled by Claude, which also reads the positions in words."""
     require(user=user, matter=matter, action=Action.ASK)
     if mode == Grid.Mode.CLAUDE and grid is None:
-        capped = spend_check(matter=matter, user=user)
-        if capped is not None:
-            raise RateLimited(capped)
+        spend_require(matter=matter, user=user)
     if playbook.archived:
         raise playbooks.PlaybookRejected("This playbook is archived.", "playbook")
     if grid is not None:
@@ -376,10 +356,7 @@ def playbook_apply(
         documents: list = []  # type: ignore[type-arg]
     else:
         documents = services.grid_documents_check(matter=matter, document_ids=document_ids)
-    subjects = subjects_of(user)
-    decision = limit_take(GRID, subjects=subjects)
-    if not decision.allowed:
-        raise RateLimited(decision)
+    subjects = limit_require(GRID, user)
     try:
         with transaction.atomic():
             run, grid, fill = playbooks.run_create(
@@ -410,7 +387,7 @@ def playbook_apply(
                 else:
                     jobs.enqueue_on_commit("grid", grid.pk)
     except QueueUnavailable:
-        raise _queue_down(matter, user, grid, via) from None
+        raise JobQueueDown.recorded(matter, user, grid, _target(grid), via) from None
     except GridRejected:
         limit_refund(GRID, subjects=subjects)
         raise
