@@ -562,11 +562,8 @@ def grid_settle(grid_id: int) -> str:
 def grid_chunk_job(chunk_id: int, owner: str, reraise: tuple[type[BaseException], ...] = ()) -> str:
     """The job of one chunk: claim it, fill its rows' missing cells as the grid's own job does,
     end it, and settle the grid if it was the last chunk open."""
-    lease = jobs.job_claim(jobs.spec_for(CHUNK), chunk_id, owner=owner)
-    if isinstance(lease, jobs.Refusal):
-        return lease.reason
-    grid_id = GridChunk.objects.filter(pk=chunk_id).values_list("grid_id", flat=True).first()
-    with jobs.guard(lease, reraise=reraise):
+
+    def work(lease: jobs.Lease) -> None:
         chunk = GridChunk.objects.get(pk=chunk_id)
         grid = Grid.objects.select_related("matter").get(pk=chunk.grid_id)
         if grid.status != Grid.Status.RUNNING or grid.lease_owner != FANOUT:
@@ -576,17 +573,24 @@ def grid_chunk_job(chunk_id: int, owner: str, reraise: tuple[type[BaseException]
                 lease_expires_at=None,
                 error_message="The grid was stopped before this part of it was filled.",
             )
-        else:
-            columns = list(grid.columns.order_by("position"))
-            lease.update(columns=len(columns))
-            rows = list(
-                grid.rows.filter(position__gte=chunk.first, position__lt=chunk.last)
-                .order_by("position")
-                .values_list("document_id", flat=True)
-            )
-            skipped = _fill_rows(grid, lease, rows, columns)
-            if skipped is not None:
-                lease.finish(note=", ".join(skipped)[:4000], finished_at=timezone.now())
+            return
+        columns = list(grid.columns.order_by("position"))
+        lease.update(columns=len(columns))
+        rows = list(
+            grid.rows.filter(position__gte=chunk.first, position__lt=chunk.last)
+            .order_by("position")
+            .values_list("document_id", flat=True)
+        )
+        skipped = _fill_rows(grid, lease, rows, columns)
+        if skipped is not None:
+            lease.finish(note=", ".join(skipped)[:4000], finished_at=timezone.now())
+
+    grid_id = GridChunk.objects.filter(pk=chunk_id).values_list("grid_id", flat=True).first()
+    outcome = jobs.run_claimed(
+        jobs.spec_for(CHUNK), chunk_id, owner=owner, work=work, reraise=reraise
+    )
+    if isinstance(outcome, jobs.Refusal):
+        return outcome.reason
     if grid_id is not None:
         grid_settle(grid_id)
     row = GridChunk.objects.filter(pk=chunk_id).values_list("status", flat=True).first()
