@@ -217,10 +217,6 @@ def cell_out(cell: Cell, amended_by: Cell | None = None) -> CellOut:
     )
 
 
-def _next_offset(offset: int, limit: int, count: int) -> int | None:
-    return offset + limit if offset + limit < count else None
-
-
 # --- doors -----------------------------------------------------------------------------------
 
 
@@ -280,13 +276,7 @@ def grid_page(*, user: User, matter_id: object, params: PageParams) -> GridPage:
     )
     count = qs.count()
     rows = list(qs[params.offset : params.offset + params.limit])
-    return GridPage(
-        items=[grid_out(g, full=False) for g in rows],
-        count=count,
-        limit=params.limit,
-        offset=params.offset,
-        next_offset=_next_offset(params.offset, params.limit, count),
-    )
+    return GridPage.of(params, count, [grid_out(g, full=False) for g in rows])
 
 
 def cell_page(
@@ -309,12 +299,8 @@ def cell_page(
         qs = qs.filter(changed)
     count = qs.count()
     rows = list(qs[params.offset : params.offset + params.limit])
-    return CellPage(
-        items=[cell_out(c, amended.get((c.document_id, c.column_id))) for c in rows],
-        count=count,
-        limit=params.limit,
-        offset=params.offset,
-        next_offset=_next_offset(params.offset, params.limit, count),
+    return CellPage.of(
+        params, count, [cell_out(c, amended.get((c.document_id, c.column_id))) for c in rows]
     )
 
 

@@ -259,13 +259,7 @@ def playbook_page(*, user: User, params: PageParams) -> PlaybookPage:
     qs = playbooks.playbook_list()
     count = qs.count()
     rows = list(qs[params.offset : params.offset + params.limit])
-    return PlaybookPage(
-        items=[playbook_out(p) for p in rows],
-        count=count,
-        limit=params.limit,
-        offset=params.offset,
-        next_offset=params.offset + params.limit if params.offset + params.limit < count else None,
-    )
+    return PlaybookPage.of(params, count, [playbook_out(p) for p in rows])
 
 
 def playbook_detail(*, user: User, playbook_id: object) -> PlaybookOut:
@@ -346,10 +340,4 @@ def deviations(
     )
     count = qs.count()
     rows = list(qs[params.offset : params.offset + params.limit])
-    return VerdictPage(
-        items=[verdict_out(v) for v in rows],
-        count=count,
-        limit=params.limit,
-        offset=params.offset,
-        next_offset=params.offset + params.limit if params.offset + params.limit < count else None,
-    )
+    return VerdictPage.of(params, count, [verdict_out(v) for v in rows])

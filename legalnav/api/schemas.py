@@ -8,7 +8,7 @@ the MCP tools' schemas are generated from the same classes, so they cannot drift
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
@@ -216,6 +216,20 @@ class Paged(BaseModel):
     offset: int
     next_offset: int | None = Field(description="Offset of the next page; null on the last.")
     next: str | None = Field(default=None, description="URL of the next page; null on the last.")
+
+    @classmethod
+    def of(cls, params: PageParams, count: int, items: list[Any], **fields: Any) -> Self:
+        """The page ``params`` asks for: its ``items``, of ``count`` in all, and the offset of
+        the next page (None on the last)."""
+        end = params.offset + params.limit
+        return cls(
+            items=items,
+            count=count,
+            limit=params.limit,
+            offset=params.offset,
+            next_offset=end if end < count else None,
+            **fields,
+        )
 
 
 class MatterOut(BaseModel):

@@ -61,10 +61,6 @@ def document_access(
     return doc
 
 
-def _next_offset(offset: int, limit: int, count: int) -> int | None:
-    return offset + limit if offset + limit < count else None
-
-
 def _flags(obj: object) -> list[str]:
     return [name for name, column in navindex.FLAG_FIELDS if getattr(obj, column, False)]
 
@@ -116,12 +112,8 @@ def matter_page(*, user: User | AnonymousUser, params: schemas.PageParams) -> sc
         _with_counts(qs).order_by("name", "id")[params.offset : params.offset + params.limit]
     )
     roles = _roles(user, [m.pk for m in matters])
-    return schemas.MatterPage(
-        items=[_matter_out(m, roles.get(m.pk, "")) for m in matters],
-        count=count,
-        limit=params.limit,
-        offset=params.offset,
-        next_offset=_next_offset(params.offset, params.limit, count),
+    return schemas.MatterPage.of(
+        params, count, [_matter_out(m, roles.get(m.pk, "")) for m in matters]
     )
 
 
@@ -190,13 +182,7 @@ def document_page(
         qs = qs.filter(status=params.status)
     count = qs.count()
     docs = list(qs[params.offset : params.offset + params.limit])
-    return schemas.DocumentPage(
-        items=[document_out(d) for d in docs],
-        count=count,
-        limit=params.limit,
-        offset=params.offset,
-        next_offset=_next_offset(params.offset, params.limit, count),
-    )
+    return schemas.DocumentPage.of(params, count, [document_out(d) for d in docs])
 
 
 def document_detail(*, user: User | AnonymousUser, document_id: object) -> schemas.DocumentOut:
@@ -501,13 +487,7 @@ def query_page(
         qs = qs.filter(status=params.status)
     count = qs.count()
     rows = list(qs[params.offset : params.offset + params.limit])
-    return schemas.QuestionPage(
-        items=[query_out(q, with_answer=False) for q in rows],
-        count=count,
-        limit=params.limit,
-        offset=params.offset,
-        next_offset=_next_offset(params.offset, params.limit, count),
-    )
+    return schemas.QuestionPage.of(params, count, [query_out(q, with_answer=False) for q in rows])
 
 
 # --- the cost ledger --------------------------------------------------------------------------
@@ -524,17 +504,10 @@ def cost_ledger(
     totals = qs.totals()
     count = qs.count()
     rows = list(qs.order_by("-created_at", "-id")[params.offset : params.offset + params.limit])
-    return schemas.CostLedger(
-        totals=schemas.LedgerTotals(
-            calls=count,
-            input_tokens=totals["input_tokens"],
-            cache_write_tokens=totals["cache_write_tokens"],
-            cache_read_tokens=totals["cache_read_tokens"],
-            output_tokens=totals["output_tokens"],
-            token_footprint=totals["token_footprint"],
-            dollars=_dollars(totals["dollars"]),
-        ),
-        items=[
+    return schemas.CostLedger.of(
+        params,
+        count,
+        [
             schemas.LedgerRow(
                 id=c.pk,
                 created_at=c.created_at,
@@ -554,8 +527,13 @@ def cost_ledger(
             )
             for c in rows
         ],
-        count=count,
-        limit=params.limit,
-        offset=params.offset,
-        next_offset=_next_offset(params.offset, params.limit, count),
+        totals=schemas.LedgerTotals(
+            calls=count,
+            input_tokens=totals["input_tokens"],
+            cache_write_tokens=totals["cache_write_tokens"],
+            cache_read_tokens=totals["cache_read_tokens"],
+            output_tokens=totals["output_tokens"],
+            token_footprint=totals["token_footprint"],
+            dollars=_dollars(totals["dollars"]),
+        ),
     )
