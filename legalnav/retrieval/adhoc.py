@@ -79,14 +79,22 @@ class AdHocCorpora:
         return self.cache.flush()
 
 
+class RequestError(ValueError):
+    """A request line a door cannot read: its response carries the message as ``error``."""
+
+
 class DoorCommand(BaseCommand):
     """What the measurement doors (``retrieve --json``, ``extract --json``) share: the options,
-    and the loop that reads a request a line from stdin and writes its one response line to
-    stdout, flushed at once (logs go to stderr). A subclass answers one line in ``answer``,
-    which must not raise, and may flush the index cache more often (``flush_every``)."""
+    the loop that reads a request a line from stdin and writes its one response line to
+    stdout, flushed at once (logs go to stderr), and the reading of each line as a JSON object.
+    A subclass answers one request in ``respond`` (raising ``RequestError`` for a request it
+    cannot take), names the fields an error response carries empty (``empty``) and may flush
+    the index cache more often (``flush_every``); whatever goes wrong, every line is answered."""
 
     cache_help = "Folder for the per-document indexes (default var/retrieve-cache)."
     flush_every = 50  # responses between writes of the index cache
+    door = "door"  # the door's name in the log
+    empty: dict[str, object] = {}  # an error response's fields besides id, latency and error
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -96,8 +104,34 @@ class DoorCommand(BaseCommand):
             "--cache", default=str(settings.LEGALNAV_RETRIEVE_CACHE), help=self.cache_help
         )
 
-    def answer(self, raw: str, started: float) -> dict[str, object]:
+    def respond(self, request: dict[str, object], started: float) -> dict[str, object]:
         raise NotImplementedError
+
+    def answer(self, raw: str, started: float) -> dict[str, object]:
+        """The response to one line: ``respond``'s, or an error response; never raises."""
+        ident: object = None
+        try:
+            try:
+                request = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise RequestError(f"not a JSON object: {exc.msg}") from exc
+            if not isinstance(request, dict):
+                raise RequestError("each line must be a JSON object")
+            ident = request.get("id")
+            return self.respond(request, started)
+        except (RequestError, ValueError, OSError, UnicodeDecodeError) as exc:
+            return self._error(ident, str(exc), started)
+        except Exception as exc:  # every line gets an answer, whatever went wrong
+            logging.getLogger(type(self).__module__).exception("%s failed for %r", self.door, ident)
+            return self._error(ident, f"{exc.__class__.__name__}: {exc}", started)
+
+    def _error(self, ident: object, message: str, started: float) -> dict[str, object]:
+        return {
+            "id": ident,
+            **self.empty,
+            "latency_ms": round((time.perf_counter() - started) * 1000, 2),
+            "error": message,
+        }
 
     def handle(self, *args: object, **opts: object) -> None:
         logging.basicConfig(stream=sys.stderr, level=logging.INFO)

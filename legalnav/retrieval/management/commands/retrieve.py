@@ -8,18 +8,10 @@ network and no API key are needed: navindex runs its deterministic planner.
 
 from __future__ import annotations
 
-import json
-import logging
 import time
 
-from legalnav.retrieval.adhoc import DoorCommand
+from legalnav.retrieval.adhoc import DoorCommand, RequestError
 from legalnav.retrieval.engine import Retriever, normalise_mode, rank_documents, retrieve
-
-logger = logging.getLogger(__name__)
-
-
-class RequestError(ValueError):
-    pass
 
 
 class Command(DoorCommand):
@@ -29,64 +21,40 @@ class Command(DoorCommand):
         "var/retrieve-cache)."
     )
 
-    def answer(self, raw: str, started: float) -> dict[str, object]:
-        ident: object = None
-        try:
-            try:
-                request = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise RequestError(f"not a JSON object: {exc.msg}") from exc
-            if not isinstance(request, dict):
-                raise RequestError("each line must be a JSON object")
-            ident = request.get("id")
-            paths = request.get("documents")
-            question = request.get("question")
-            if (
-                not isinstance(paths, list)
-                or not paths
-                or not all(isinstance(p, str) for p in paths)
-            ):
-                raise RequestError("'documents' must be a non-empty list of file paths")
-            if not isinstance(question, str) or not question.strip():
-                raise RequestError("'question' must be a non-empty string")
-            k = request.get("k", 10)
-            if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-                raise RequestError("'k' must be a positive integer")
-            unit = request.get("unit", "span")
-            if unit not in ("span", "document"):
-                raise RequestError("'unit' must be 'span' or 'document'")
-            mode = str(request.get("mode", "navembed"))
-            normalise_mode(mode)  # unknown modes fail before any indexing work
-            retriever = self._retriever(paths)
-            if unit == "document":
-                result = rank_documents(retriever, question, mode, k)
-            else:
-                result = retrieve(retriever, question, mode, k)
-            results = [
-                {"path": paths[h.doc], "start": h.start, "end": h.end, "score": round(h.score, 6)}
-                for h in result.hits[:k]
-            ]
-            return {
-                "id": ident,
-                "results": results,
-                "payload_chars": int(result.payload_chars),
-                "latency_ms": round((time.perf_counter() - started) * 1000, 2),
-                "strategy": result.strategy,
-            }
-        except (RequestError, ValueError, OSError, UnicodeDecodeError) as exc:
-            return self._error(ident, str(exc), started)
-        except Exception as exc:  # every line gets an answer, whatever went wrong
-            logger.exception("retrieve failed for %r", ident)
-            return self._error(ident, f"{exc.__class__.__name__}: {exc}", started)
+    door = "retrieve"
+    empty = {"results": [], "payload_chars": 0}
 
-    @staticmethod
-    def _error(ident: object, message: str, started: float) -> dict[str, object]:
+    def respond(self, request: dict[str, object], started: float) -> dict[str, object]:
+        ident = request.get("id")
+        paths = request.get("documents")
+        question = request.get("question")
+        if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+            raise RequestError("'documents' must be a non-empty list of file paths")
+        if not isinstance(question, str) or not question.strip():
+            raise RequestError("'question' must be a non-empty string")
+        k = request.get("k", 10)
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise RequestError("'k' must be a positive integer")
+        unit = request.get("unit", "span")
+        if unit not in ("span", "document"):
+            raise RequestError("'unit' must be 'span' or 'document'")
+        mode = str(request.get("mode", "navembed"))
+        normalise_mode(mode)  # unknown modes fail before any indexing work
+        retriever = self._retriever(paths)
+        if unit == "document":
+            result = rank_documents(retriever, question, mode, k)
+        else:
+            result = retrieve(retriever, question, mode, k)
+        results = [
+            {"path": paths[h.doc], "start": h.start, "end": h.end, "score": round(h.score, 6)}
+            for h in result.hits[:k]
+        ]
         return {
             "id": ident,
-            "results": [],
-            "payload_chars": 0,
+            "results": results,
+            "payload_chars": int(result.payload_chars),
             "latency_ms": round((time.perf_counter() - started) * 1000, 2),
-            "error": message,
+            "strategy": result.strategy,
         }
 
     def _retriever(self, paths: list[str]) -> Retriever:

@@ -14,21 +14,14 @@ a rule that cannot be read gives its cell "review" and a ``rule_error`` saying w
 
 from __future__ import annotations
 
-import json
-import logging
 import time
 
-from legalnav.retrieval.adhoc import DoorCommand
+from legalnav.retrieval.adhoc import DoorCommand, RequestError
 from legalnav.review.columns import ANSWER_TYPES, Column, column_from_request
 from legalnav.review.fill import fill_document
 from legalnav.review.rules import CellFacts, Rule, RuleError, decide, parse_rule
 
-logger = logging.getLogger(__name__)
 MODES = ("offline",)
-
-
-class RequestError(ValueError):
-    pass
 
 
 def parse_columns(raw: object) -> tuple[list[Column], dict[str, Rule | str]]:
@@ -80,51 +73,32 @@ class Command(DoorCommand):
     # short still leaves the documents it read indexed for the next one.
     flush_every = 1
 
-    def answer(self, raw: str, started: float) -> dict[str, object]:
-        ident: object = None
-        try:
-            try:
-                request = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise RequestError(f"not a JSON object: {exc.msg}") from exc
-            if not isinstance(request, dict):
-                raise RequestError("each line must be a JSON object")
-            ident = request.get("id")
-            path = request.get("document")
-            if not isinstance(path, str) or not path:
-                raise RequestError("'document' must be the path of a UTF-8 text file")
-            mode = request.get("mode", "offline")
-            if mode not in MODES:
-                raise RequestError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
-            columns, rules = parse_columns(request.get("columns"))
-            retriever = self.adhoc.retriever([path])
-            cells = fill_document(text=self.adhoc.text(path), retriever=retriever, columns=columns)
-            out = []
-            for column, cell in zip(columns, cells, strict=True):
-                row = cell.as_json()
-                rule = rules.get(column.key)
-                if isinstance(rule, str):
-                    row["verdict"], row["rule_error"] = "review", rule
-                elif rule is not None:
-                    facts = CellFacts(column.type, cell.value, cell.found, cell.typed)
-                    row["verdict"] = decide(rule, facts, column=column.key).verdict
-                out.append(row)
-            return {
-                "id": ident,
-                "cells": out,
-                "latency_ms": round((time.perf_counter() - started) * 1000, 2),
-            }
-        except (RequestError, ValueError, OSError, UnicodeDecodeError) as exc:
-            return self._error(ident, str(exc), started)
-        except Exception as exc:  # every line gets an answer, whatever went wrong
-            logger.exception("extract failed for %r", ident)
-            return self._error(ident, f"{exc.__class__.__name__}: {exc}", started)
+    door = "extract"
+    empty = {"cells": []}
 
-    @staticmethod
-    def _error(ident: object, message: str, started: float) -> dict[str, object]:
+    def respond(self, request: dict[str, object], started: float) -> dict[str, object]:
+        ident = request.get("id")
+        path = request.get("document")
+        if not isinstance(path, str) or not path:
+            raise RequestError("'document' must be the path of a UTF-8 text file")
+        mode = request.get("mode", "offline")
+        if mode not in MODES:
+            raise RequestError(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
+        columns, rules = parse_columns(request.get("columns"))
+        retriever = self.adhoc.retriever([path])
+        cells = fill_document(text=self.adhoc.text(path), retriever=retriever, columns=columns)
+        out = []
+        for column, cell in zip(columns, cells, strict=True):
+            row = cell.as_json()
+            rule = rules.get(column.key)
+            if isinstance(rule, str):
+                row["verdict"], row["rule_error"] = "review", rule
+            elif rule is not None:
+                facts = CellFacts(column.type, cell.value, cell.found, cell.typed)
+                row["verdict"] = decide(rule, facts, column=column.key).verdict
+            out.append(row)
         return {
             "id": ident,
-            "cells": [],
+            "cells": out,
             "latency_ms": round((time.perf_counter() - started) * 1000, 2),
-            "error": message,
         }
