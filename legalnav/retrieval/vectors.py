@@ -146,6 +146,25 @@ def _check_points(
     return [int(i) for i in id_array.tolist()], matrix, list(payloads)
 
 
+def _batches(
+    point_ids: list[int], matrix: np.ndarray, payloads: list[dict[str, Any]]
+) -> Iterator[tuple[list[int], list[list[float]], list[dict[str, Any]]]]:
+    """Checked points in runs of ``UPSERT_BATCH``: ids, vectors as lists (one C-level conversion
+    per batch, not per point) and payloads."""
+    for start in range(0, len(point_ids), UPSERT_BATCH):
+        stop = start + UPSERT_BATCH
+        yield point_ids[start:stop], matrix[start:stop].tolist(), payloads[start:stop]
+
+
+def _no_collection(name: str) -> ValueError:
+    return ValueError(f"collection {name!r} does not exist: call ensure_collection first")
+
+
+def _check_same_dimension(name: str, existing: int | None, dimension: int) -> None:
+    if existing is not None and existing != dimension:
+        raise ValueError(f"collection {name!r} has dimension {existing}, not {dimension}")
+
+
 def _check_query(vector: np.ndarray, dimension: int | None, limit: int) -> np.ndarray:
     if isinstance(limit, bool) or not isinstance(limit, int | np.integer) or limit < 1:
         raise ValueError(f"limit must be a positive integer, got {limit!r}")
@@ -336,9 +355,7 @@ class EdgeVectorStore:
     def ensure_collection(self, name: str, dimension: int) -> None:
         dimension = _check_dimension(dimension)
         self._shard(name, create_dimension=dimension)
-        existing = self._dimensions.get(name)
-        if existing is not None and existing != dimension:
-            raise ValueError(f"collection {name!r} has dimension {existing}, not {dimension}")
+        _check_same_dimension(name, self._dimensions.get(name), dimension)
 
     def upsert(
         self,
@@ -349,7 +366,7 @@ class EdgeVectorStore:
     ) -> None:
         shard = self._shard(name)
         if shard is None:
-            raise ValueError(f"collection {name!r} does not exist: call ensure_collection first")
+            raise _no_collection(name)
         # None only if edge_config.json could not be read: the engine then checks the dimension.
         dimension = self._dimensions.get(name)
         point_ids, matrix, payload_list = _check_points(ids, vectors, payloads, dimension)
@@ -357,14 +374,10 @@ class EdgeVectorStore:
             return
         import qdrant_edge as qe
 
-        for start in range(0, len(point_ids), UPSERT_BATCH):
-            stop = start + UPSERT_BATCH
-            rows = matrix[start:stop].tolist()  # one C-level conversion per batch, not per point
+        for batch_ids, rows, batch_payloads in _batches(point_ids, matrix, payload_list):
             points = [
                 qe.Point(pid, row, payload)
-                for pid, row, payload in zip(
-                    point_ids[start:stop], rows, payload_list[start:stop], strict=True
-                )
+                for pid, row, payload in zip(batch_ids, rows, batch_payloads, strict=True)
             ]
             with self._engine_errors():
                 shard.update(qe.UpdateOperation.upsert_points(points))
@@ -511,8 +524,7 @@ class ServerVectorStore:
         dimension = _check_dimension(dimension)
         existing = self._dimension(name)
         if existing is not None:
-            if existing != dimension:
-                raise ValueError(f"collection {name!r} has dimension {existing}, not {dimension}")
+            _check_same_dimension(name, existing, dimension)
             return
         from qdrant_client import models
 
@@ -535,20 +547,15 @@ class ServerVectorStore:
     ) -> None:
         dimension = self._dimension(name)
         if dimension is None:
-            raise ValueError(f"collection {name!r} does not exist: call ensure_collection first")
+            raise _no_collection(name)
         point_ids, matrix, payload_list = _check_points(ids, vectors, payloads, dimension)
         from qdrant_client import models
 
-        for start in range(0, len(point_ids), UPSERT_BATCH):
-            stop = start + UPSERT_BATCH
-            batch_ids: list[models.ExtendedPointId] = list(point_ids[start:stop])
+        for batch_ids, rows, batch_payloads in _batches(point_ids, matrix, payload_list):
+            ids_: list[models.ExtendedPointId] = list(batch_ids)
             self.client.upsert(
                 name,
-                points=models.Batch(
-                    ids=batch_ids,
-                    vectors=matrix[start:stop].tolist(),
-                    payloads=payload_list[start:stop],
-                ),
+                points=models.Batch(ids=ids_, vectors=rows, payloads=batch_payloads),
                 wait=True,  # searchable on return, as the interface promises
             )
 
