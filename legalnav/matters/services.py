@@ -86,22 +86,24 @@ class RoleChange:
         return self.before != self.membership.role
 
 
+def _member_locked(matter: Matter, membership_id: int) -> Membership:
+    """The member, once the matter's owner rows are locked (inside a transaction), so that two
+    owners demoting or removing each other at once cannot both win."""
+    list(Membership.objects.select_for_update().filter(matter=matter, role=Membership.Role.OWNER))
+    membership = (
+        Membership.objects.select_related("user").filter(matter=matter, pk=membership_id).first()
+    )
+    if membership is None:
+        raise MembershipError("That person is no longer a member of this matter.")
+    return membership
+
+
 def membership_change(*, matter: Matter, membership_id: int, role: str) -> RoleChange:
     """Change a member's role. The last owner cannot be demoted: a matter always has an owner."""
     if role not in Membership.Role.values:
         raise MembershipError(f"“{role}” is not a role; choose owner, editor or viewer.")
     with transaction.atomic():
-        # Lock the matter's owner rows so two owners demoting each other at once cannot both win.
-        list(
-            Membership.objects.select_for_update().filter(matter=matter, role=Membership.Role.OWNER)
-        )
-        membership = (
-            Membership.objects.select_related("user")
-            .filter(matter=matter, pk=membership_id)
-            .first()
-        )
-        if membership is None:
-            raise MembershipError("That person is no longer a member of this matter.")
+        membership = _member_locked(matter, membership_id)
         if membership.role == role:
             return RoleChange(membership, before=role)
         if membership.role == Membership.Role.OWNER and _owner_count(matter) <= 1:
@@ -119,16 +121,7 @@ def membership_remove(*, matter: Matter, membership_id: int) -> Membership:
     """Remove a member; returns the removed row (``user`` and ``role`` still readable). The last
     owner cannot be removed."""
     with transaction.atomic():
-        list(
-            Membership.objects.select_for_update().filter(matter=matter, role=Membership.Role.OWNER)
-        )
-        membership = (
-            Membership.objects.select_related("user")
-            .filter(matter=matter, pk=membership_id)
-            .first()
-        )
-        if membership is None:
-            raise MembershipError("That person is no longer a member of this matter.")
+        membership = _member_locked(matter, membership_id)
         username = membership.user.get_username()
         if membership.role == Membership.Role.OWNER and _owner_count(matter) <= 1:
             raise MembershipError(
