@@ -9,33 +9,21 @@ class AnswersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # This app's jobs (see core/jobs/).
-        from legalnav.answers.jobs import SPECS as JOBS
-        from legalnav.core.jobs import register_job
-
-        for spec in JOBS:
-            register_job(spec)
-
-        # This app's audit verbs (see matters/audit.py).
-        from legalnav.answers.verbs import Verb
-        from legalnav.matters.audit import register_verbs
-
-        register_verbs(Verb.choices)
-
-        from legalnav.answers import receivers
-        from legalnav.matters.signals import matter_purging
-
-        # A purge removes this app's part of the matter (see matters/signals.py).
-        matter_purging.connect(
-            receivers.purge_matter_answers, dispatch_uid="legalnav-answers-purge"
-        )
-
-        # The handover zip: this app's part (see matters/handover.py).
+        # This app's jobs, audit verbs, purge and handover part (see matters/apphooks.py).
         from legalnav.answers import handover as answers_handover
-        from legalnav.matters.handover import register
+        from legalnav.answers import receivers
+        from legalnav.answers.jobs import SPECS as JOBS
+        from legalnav.answers.verbs import Verb
+        from legalnav.matters.apphooks import HandoverPart, hook_app
 
-        register(
+        hook_app(
             "answers",
-            order=20,
-            describes="answers/: each question with its answer and cited provisions (Markdown); memos/: the PDF memo of each answered question; answers/index.csv",
-        )(answers_handover.answers_part)
+            jobs=JOBS,
+            verbs=Verb.choices,
+            purge=receivers.purge_matter_answers,
+            handover=HandoverPart(
+                20,
+                "answers/: each question with its answer and cited provisions (Markdown); memos/: the PDF memo of each answered question; answers/index.csv",
+                answers_handover.answers_part,
+            ),
+        )

@@ -10,15 +10,9 @@ class EvaluationConfig(AppConfig):
     verbose_name = "Evaluation"
 
     def ready(self) -> None:
-        # This app's jobs (see core/jobs/).
-        from legalnav.core.jobs import register_job
+        # This app's jobs and audit verbs, outside any matter (see matters/apphooks.py).
         from legalnav.evaluation.jobs import SPECS as JOBS
-
-        for spec in JOBS:
-            register_job(spec)
-
-        # This app's audit verbs (see matters/audit.py).
         from legalnav.evaluation.verbs import Verb
-        from legalnav.matters.audit import register_verbs
+        from legalnav.matters.apphooks import hook_app
 
-        register_verbs(Verb.choices, in_matter=False)
+        hook_app("evaluation", jobs=JOBS, verbs=Verb.choices, in_matter=False)

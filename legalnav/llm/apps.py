@@ -10,8 +10,8 @@ class LLMConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # A purge removes this app's part of the matter (see matters/apphooks.py).
         from legalnav.llm import receivers
-        from legalnav.matters.signals import matter_purging
+        from legalnav.matters.apphooks import hook_app
 
-        # A purge removes this app's part of the matter (see matters/signals.py).
-        matter_purging.connect(receivers.purge_matter_ledger, dispatch_uid="legalnav-llm-purge")
+        hook_app("llm", purge=receivers.purge_matter_ledger)

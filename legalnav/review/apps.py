@@ -12,24 +12,24 @@ class ReviewConfig(AppConfig):
     verbose_name = "Review grid"
 
     def ready(self) -> None:
-        # This app's jobs (see core/jobs/).
-        from legalnav.core.jobs import register_job
+        # This app's jobs, audit verbs, purge and handover part (see matters/apphooks.py).
+        from legalnav.matters.apphooks import HandoverPart, hook_app
+        from legalnav.review import handover as review_handover
+        from legalnav.review import receivers
         from legalnav.review.jobs import SPECS as JOBS
-
-        for spec in JOBS:
-            register_job(spec)
-
-        # This app's audit verbs (see matters/audit.py).
-        from legalnav.matters.audit import register_verbs
         from legalnav.review.verbs import Verb
 
-        register_verbs(Verb.choices)
-
-        from legalnav.matters.signals import matter_purging
-        from legalnav.review import receivers
-
-        # A purge removes this app's part of the matter (see matters/signals.py).
-        matter_purging.connect(receivers.purge_matter_review, dispatch_uid="legalnav-review-purge")
+        hook_app(
+            "review",
+            jobs=JOBS,
+            verbs=Verb.choices,
+            purge=receivers.purge_matter_review,
+            handover=HandoverPart(
+                30,
+                "grids/: each review grid as XLSX (values, citations, review state, playbook deviations)",
+                review_handover.grids_part,
+            ),
+        )
 
         # A deleted document's cells leave the counts kept on its grids (see receivers.py).
         from django.db.models.signals import pre_delete
@@ -41,13 +41,3 @@ class ReviewConfig(AppConfig):
             sender=Document,
             dispatch_uid="legalnav-review-uncount-document",
         )
-
-        # The handover zip: this app's part (see matters/handover.py).
-        from legalnav.matters.handover import register
-        from legalnav.review import handover as review_handover
-
-        register(
-            "review",
-            order=30,
-            describes="grids/: each review grid as XLSX (values, citations, review state, playbook deviations)",
-        )(review_handover.grids_part)
