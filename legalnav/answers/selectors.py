@@ -575,16 +575,7 @@ def _from_snapshot(
         snapshots.SnapNode(a["node_id"], a.get("ref", ""), a.get("heading", ""), a.get("kind", ""))
         for a in snap.get("ancestors", [])
     ]
-    ctx.lines = [
-        ProvisionLine(
-            snapshots.SnapNode(
-                ln["node_id"], ln.get("ref", ""), ln.get("heading", ""), ln.get("kind", "")
-            ),
-            ln.get("depth", 0),
-            highlight(ln.get("text", ""), patterns),
-        )
-        for ln in snap.get("lines", [])
-    ]
+    ctx.lines = snapshot_lines(snap, patterns)
     ctx.truncated = bool(snap.get("truncated"))
     ctx.before, ctx.after = snap.get("before", ""), snap.get("after", "")
 
@@ -612,6 +603,21 @@ def _resolve_node(citation: Citation) -> Node | None:
         return None
     # A printed clause reference ("[D3] Clause 2.01(a)"), resolved as validation resolved it.
     return snapshots.resolve_node(citation.document, citation.node_ref)
+
+
+def snapshot_lines(snap: dict[str, Any], patterns: list[re.Pattern[str]]) -> list[ProvisionLine]:
+    """The provision's lines as a snapshot kept them (a citation's, a cell's), with
+    ``patterns`` highlighted."""
+    return [
+        ProvisionLine(
+            snapshots.SnapNode(
+                ln["node_id"], ln.get("ref", ""), ln.get("heading", ""), ln.get("kind", "")
+            ),
+            ln.get("depth", 0),
+            highlight(ln.get("text", ""), patterns),
+        )
+        for ln in snap.get("lines", [])
+    ]
 
 
 def provision_lines(

@@ -14,7 +14,12 @@ from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 
 from legalnav.answers import snapshots
-from legalnav.answers.selectors import ProvisionLine, highlight, phrase_patterns, provision_lines
+from legalnav.answers.selectors import (
+    ProvisionLine,
+    phrase_patterns,
+    provision_lines,
+    snapshot_lines,
+)
 from legalnav.core import jobs
 from legalnav.documents.models import Document, Node
 from legalnav.matters.models import Matter
@@ -382,16 +387,7 @@ def cell_context(*, cell: Cell) -> CellContext:
         node = standing.current or snapshots.SnapNode(
             was.get("node_id", ""), was.get("ref", ""), was.get("heading", ""), was.get("kind", "")
         )
-        lines = [
-            ProvisionLine(
-                snapshots.SnapNode(
-                    ln["node_id"], ln.get("ref", ""), ln.get("heading", ""), ln.get("kind", "")
-                ),
-                ln.get("depth", 0),
-                highlight(ln.get("text", ""), patterns),
-            )
-            for ln in snap.get("lines", [])
-        ]
+        lines = snapshot_lines(snap, patterns)
         truncated = bool(snap.get("truncated"))
     elif node is not None:
         lines, truncated = provision_lines(node=node, patterns=patterns)  # type: ignore[arg-type]
