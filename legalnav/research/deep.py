@@ -55,60 +55,24 @@ from legalnav.retrieval.engine import rrf
 # A small legal thesaurus: words a question uses, and the words judgments use for the same
 # thing. Used by the offline expansion step.
 THESAURUS: list[tuple[re.Pattern[str], str]] = [
-    (
-        re.compile(r"\bdying declaration", re.I),
-        "dying declaration statement of deceased before death section 32 Evidence Act",
-    ),
-    (
-        re.compile(r"\bcheque", re.I),
-        "dishonour of cheque section 138 Negotiable Instruments Act legally enforceable debt",
-    ),
-    (
-        re.compile(r"\bbail\b", re.I),
-        "bail anticipatory bail section 438 439 Code of Criminal Procedure",
-    ),
-    (
-        re.compile(r"\bevict", re.I),
-        "eviction tenant landlord bona fide requirement Rent Control Act",
-    ),
-    (
-        re.compile(r"\bdowry", re.I),
-        "dowry death section 304B cruelty section 498A Indian Penal Code",
-    ),
-    (
-        re.compile(r"\bcircumstantial", re.I),
-        "circumstantial evidence chain of circumstances complete last seen together",
-    ),
-    (
-        re.compile(r"\b(?:departmental|disciplinary) (?:inquiry|enquiry|proceedings)", re.I),
-        "disciplinary proceedings enquiry officer report natural justice reasonable opportunity",
-    ),
-    (
-        re.compile(r"\bdetention\b", re.I),
-        "preventive detention detenu representation delay Article 22",
-    ),
-    (
-        re.compile(r"\bacquittal", re.I),
-        "appeal against acquittal reversal of acquittal two views possible",
-    ),
-    (
-        re.compile(r"\bconfession", re.I),
-        "confession confessional statement section 25 24 Evidence Act police officer",
-    ),
-    (
-        re.compile(r"\bmurder\b|\b302\b", re.I),
-        "murder section 302 Indian Penal Code culpable homicide",
-    ),
-    (re.compile(r"\bfirearm|\barms\b", re.I), "Arms Act licence firearm possession"),
-    (re.compile(r"\bissue estoppel", re.I), "issue estoppel res judicata previous acquittal"),
-    (
-        re.compile(
-            r"\bdismiss(?:ed|al) (?:from service|employee|officer)|\bdismissed\b.*\b(?:employee|officer|workman)",
-            re.I,
-        ),
-        "dismissal from service misconduct",
-    ),
-    (re.compile(r"\brefund\b", re.I), "refund of tax illegally collected writ Article 226"),
+    (re.compile(pattern, re.I), words)
+    for pattern, words in {
+        r"\bdying declaration": "dying declaration statement of deceased before death section 32 Evidence Act",
+        r"\bcheque": "dishonour of cheque section 138 Negotiable Instruments Act legally enforceable debt",
+        r"\bbail\b": "bail anticipatory bail section 438 439 Code of Criminal Procedure",
+        r"\bevict": "eviction tenant landlord bona fide requirement Rent Control Act",
+        r"\bdowry": "dowry death section 304B cruelty section 498A Indian Penal Code",
+        r"\bcircumstantial": "circumstantial evidence chain of circumstances complete last seen together",
+        r"\b(?:departmental|disciplinary) (?:inquiry|enquiry|proceedings)": "disciplinary proceedings enquiry officer report natural justice reasonable opportunity",
+        r"\bdetention\b": "preventive detention detenu representation delay Article 22",
+        r"\bacquittal": "appeal against acquittal reversal of acquittal two views possible",
+        r"\bconfession": "confession confessional statement section 25 24 Evidence Act police officer",
+        r"\bmurder\b|\b302\b": "murder section 302 Indian Penal Code culpable homicide",
+        r"\bfirearm|\barms\b": "Arms Act licence firearm possession",
+        r"\bissue estoppel": "issue estoppel res judicata previous acquittal",
+        r"\bdismiss(?:ed|al) (?:from service|employee|officer)|\bdismissed\b.*\b(?:employee|officer|workman)": "dismissal from service misconduct",
+        r"\brefund\b": "refund of tax illegally collected writ Article 226",
+    }.items()
 ]
 _ADVERSE_WORDS = {
     "accused": "conviction upheld appeal dismissed guilt proved beyond reasonable doubt",
