@@ -6,6 +6,8 @@ and do exactly the same."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -232,8 +234,22 @@ def _grid(user: User, matter_id: object, grid_id: object, action: Action = Actio
     return matter, grid
 
 
-def _rejected(exc: GridRejected) -> ApiError:
+def rejected(exc: GridRejected) -> ApiError:
     return ApiError(422, "invalid", exc.message, field=exc.field or None)
+
+
+@contextmanager
+def grid_refusals() -> Iterator[None]:
+    """What making or filling a grid may be refused with, as API errors: the grid or playbook
+    (422), a rate limit or spending cap (429), the task queue (503; the grid is kept, failed)."""
+    try:
+        yield
+    except GridRejected as exc:
+        raise rejected(exc) from None
+    except actions.RateLimited as exc:
+        raise rate_limited(exc.decision) from None
+    except actions.JobQueueDown as exc:
+        raise queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
 
 
 @writes
@@ -241,7 +257,7 @@ def grid_create(*, user: User, matter_id: object, body: GridCreateBody, via: str
     """Make a grid and queue it to be filled (poll it). 422 for columns, documents or a mode it
     cannot take; 429 past the grid rate; 503 when the task queue is down (kept, failed)."""
     matter = matter_access(user=user, matter_id=matter_id, action=Action.ASK)
-    try:
+    with grid_refusals():
         grid = actions.grid_create(
             matter=matter,
             user=user,
@@ -251,12 +267,6 @@ def grid_create(*, user: User, matter_id: object, body: GridCreateBody, via: str
             mode=body.mode,
             via=via,
         )
-    except GridRejected as exc:
-        raise _rejected(exc) from None
-    except actions.RateLimited as exc:
-        raise rate_limited(exc.decision) from None
-    except actions.JobQueueDown as exc:
-        raise queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
     return grid_out(grid)
 
 

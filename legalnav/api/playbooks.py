@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from legalnav.answers.report import DocumentRef
-from legalnav.api.errors import ApiError, not_found, parse_id, rate_limited
+from legalnav.api.errors import not_found, parse_id
+from legalnav.api.grids import grid_refusals, rejected
 from legalnav.api.schemas import CleanStr, Id, Paged, PageParams
 from legalnav.api.selectors import matter_access
-from legalnav.api.writes import queue_down, writes
+from legalnav.api.writes import writes
 from legalnav.matters.access import Action
 from legalnav.review import actions, playbooks, selectors
 from legalnav.review.actions import GridRejected
@@ -228,10 +229,6 @@ def verdict_out(v: Verdict) -> VerdictOut:
     )
 
 
-def _rejected(exc: GridRejected) -> ApiError:
-    return ApiError(422, "invalid", exc.message, field=exc.field or None)
-
-
 def _playbook(playbook_id: object) -> Playbook:
     playbook = Playbook.objects.filter(pk=parse_id(playbook_id, "playbook")).first()
     if playbook is None:
@@ -284,7 +281,7 @@ def playbook_save(
             archived=body.archived,
         )
     except GridRejected as exc:
-        raise _rejected(exc) from None
+        raise rejected(exc) from None
     return playbook_out(saved)
 
 
@@ -299,7 +296,7 @@ def playbook_apply(*, user: User, matter_id: object, body: ApplyBody, via: str) 
         grid = Grid.objects.filter(matter=matter, pk=body.grid_id).first()
         if grid is None:
             raise not_found("review grid in this matter")
-    try:
+    with grid_refusals():
         run = actions.playbook_apply(
             matter=matter,
             user=user,
@@ -309,12 +306,6 @@ def playbook_apply(*, user: User, matter_id: object, body: ApplyBody, via: str) 
             via=via,
             mode=body.mode,
         )
-    except GridRejected as exc:
-        raise _rejected(exc) from None
-    except actions.RateLimited as exc:
-        raise rate_limited(exc.decision) from None
-    except actions.JobQueueDown as exc:
-        raise queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
     return run_out(run)
 
 
