@@ -654,7 +654,7 @@ def fill_document(
     view = DocumentView(text, retriever, doc)
     vectors = view.question_vectors([c.search_text for c in columns])
 
-    def one(column: Column, qvec: np.ndarray) -> Cell:
+    def one(column: Column, qvec: np.ndarray, thresholds: dict[str, float]) -> Cell:
         preset = preset_column(column.key)
         return fill_column(
             view,
@@ -665,20 +665,41 @@ def fill_document(
             cell_weights=k.cell_weights,
             threshold=k.threshold,
             prior=k.priors.get(preset.key, DEFAULT_PRIOR) if preset else DEFAULT_PRIOR,
-            thresholds=k.thresholds,
+            thresholds=thresholds,
             yes_thresholds=k.yes_thresholds,
         )
 
-    cells = [one(c, vectors[i]) for i, c in enumerate(columns)]
+    # A typed column's own thresholds are applied after the dates are read together: an
+    # Effective Date stated as "the date first written above" has no date of its own until
+    # dates_resolve gives it the Agreement Date's, and is then held to the threshold of a cell
+    # that read a date (as grid_fit.cut fits and scores the thresholds).
+    cells = [one(c, vectors[i], {}) for i, c in enumerate(columns)]
 
     def helper(key: str) -> Cell | None:
         column = preset_column(key)
         if column is None:
             return None
-        return one(column, view.question_vectors([column.search_text])[0])
+        return one(column, view.question_vectors([column.search_text])[0], k.thresholds)
 
     dates_resolve(cells, helper)
-    return cells
+    return [typed_cut(cell, k.thresholds) for cell in cells]
+
+
+def typed_cut(cell: Cell, thresholds: dict[str, float]) -> Cell:
+    """The cell, or "not found" when it is a typed preset column's and its confidence is below
+    the column's threshold: the one for a cell that read a value of its type, or the higher one
+    for a cell that found only a sentence."""
+    preset = preset_column(cell.key)
+    if preset is None or preset.key not in TYPED_KEYS or not cell.found:
+        return cell
+    limit = thresholds.get(
+        preset.key if cell.typed is not None else f"{preset.key} (no value)", 0.0
+    )
+    if cell.confidence >= limit:
+        return cell
+    return Cell(
+        cell.key, NOT_FOUND, [], cell.confidence, cell.type, None, cell.searched, cell.candidates
+    )
 
 
 # --- dates read together -------------------------------------------------------------------------

@@ -3,6 +3,8 @@ used to produce them recovers known weights."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import numpy as np
 
 from legalnav.evaluation.fitting import logistic
@@ -149,3 +151,30 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tm
     assert yes.value.startswith("Yes") and "the document model" in yes.reason
     assert f"{cued} passage" in yes.reason and f"{p:.2f}" in yes.reason
     assert no.value == "No" and "the document model" in no.reason
+
+
+def test_typed_thresholds_apply_after_the_dates_are_read_together(tmp_path):
+    """A typed column's cell is held to the threshold of a cell that read a value once
+    dates_resolve has read its date (an Effective Date "as of the date first written above" is
+    the Agreement Date), and to the higher one of a cell that found only a sentence otherwise;
+    every cell of a real agreement keeps to them."""
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from legalnav.review.columns import CUAD_COLUMNS, TYPED_KEYS
+    from tests.conftest import REPO
+
+    limits = {"Effective Date": 0.3, "Effective Date (no value)": 0.6}
+    sentence = fill.Cell("Effective Date", "as of the date first written above", [(0, 9)], 0.45)
+    assert fill.typed_cut(sentence, limits).value == fill.NOT_FOUND
+    dated = fill.Cell("Effective Date", "2010-04-15", [(0, 9)], 0.45, typed=dt.date(2010, 4, 15))
+    assert fill.typed_cut(dated, limits) is dated
+    assert fill.typed_cut(dated, {"Effective Date": 0.5}).value == fill.NOT_FOUND
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    cells = fill.fill_document(text=text, retriever=retriever, columns=CUAD_COLUMNS)
+    typed = [c for c in cells if c.key in TYPED_KEYS and c.found]
+    assert typed
+    for c in typed:
+        name = c.key if c.typed is not None else f"{c.key} (no value)"
+        assert c.confidence >= calibration.COLUMN_THRESHOLDS.get(name, 0.0), c.key
