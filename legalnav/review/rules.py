@@ -339,6 +339,14 @@ def _decide_date(rule: Rule, facts: CellFacts, shown: str) -> Decision:
         return Decision(DEVIATES, f"it runs until terminated, not ending by {limit.isoformat()}")
     date, known = _typed_date(facts)
     if date is None:
+        if _typed_duration(facts) is None:
+            # A provision was found but it states no date, nor a period to count one from: no
+            # date was found for the rule to check, as when nothing was found.
+            return Decision(
+                MISSING, f"'{shown[:200]}' states no date, so the rule cannot be checked"
+            )
+        # A period with no start, or a date given only by a period ("six months after ..."):
+        # a reviewer reads it.
         return Decision(REVIEW, f"'{shown[:200]}' is not a date that can be compared")
     if known == "year":
         # Only its year: compared by year, which lies wholly on one side of the limit or not.

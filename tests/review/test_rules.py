@@ -82,6 +82,18 @@ def test_dates_compare_by_the_calendar_and_say_when_a_day_is_missing():
     assert verdict(rule, "date", "4 years from the start (no start date found)") == "review"
 
 
+def test_a_date_rule_over_a_provision_that_states_no_date_finds_nothing_to_check():
+    """A cell that quotes a provision with neither a date nor a period in it (an opening
+    sentence whose date was left blank) gives the rule no date: missing, as when nothing was
+    found; one that states a period with no start is for a reviewer."""
+    rule = {"after": "2005-01-01"}
+    opening = 'This Software Hosting Agreement (the "Agreement") is entered into by and between'
+    assert verdict(rule, "date", opening) == "missing"
+    assert verdict(rule, "date", "The term shall be the sooner of six (6) months or") == "review"
+    typed = {"number": 2, "unit": "year"}
+    assert verdict(rule, "date", "two years after the launch", typed=typed) == "review"
+
+
 def test_a_date_with_no_day_or_month_is_compared_by_what_it_says_not_by_its_typed_value():
     # The filler types "July 2017" as its month's first day: the shown value says there is no day.
     assert verdict({"after": "2017-07-15"}, "date", "July 2017", typed="2017-07-01") == "review"
