@@ -48,15 +48,11 @@ class RateLimited(Exception):
         self.decision = decision
 
 
-class JobQueueDown(audit.JobQueueDown):
-    """The question was saved and marked failed ("the task queue is unavailable"); it can be
-    retried once the queue is back."""
+class JobQueueDown(audit.JobQueueDown[Question]):
+    """The question (``.item``) was saved and marked failed ("the task queue is unavailable");
+    it can be retried once the queue is back."""
 
     id_key = "query_id"
-
-    @property
-    def query(self) -> Question:
-        return self.item  # type: ignore[return-value]
 
 
 def spend_require(*, matter: Matter, user: User | None) -> None:

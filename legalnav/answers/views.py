@@ -125,10 +125,10 @@ def matter_ask(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
         )
     except actions.JobQueueDown as exc:
         # Saved, marked failed with the reason, retryable: show it, with a 503 and Retry-After.
-        url = reverse("answer-detail", args=[matter.pk, exc.query.pk])
+        url = reverse("answer-detail", args=[matter.pk, exc.item.pk])
         template = "answers/detail.html#answer_live" if request.htmx else "answers/detail.html"
         response = render(
-            request, template, _answer_context(matter, exc.query, notice=exc.message), status=503
+            request, template, _answer_context(matter, exc.item, notice=exc.message), status=503
         )
         response["Retry-After"] = str(exc.retry_after)
         if request.htmx:

@@ -249,7 +249,7 @@ def grid_refusals() -> Iterator[None]:
     except actions.RateLimited as exc:
         raise rate_limited(exc.decision) from None
     except actions.JobQueueDown as exc:
-        raise queue_down(f"{exc.message} The grid is G{exc.grid.pk}.") from None
+        raise queue_down(f"{exc.message} The grid is G{exc.item.pk}.") from None
 
 
 @writes

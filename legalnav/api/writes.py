@@ -218,7 +218,7 @@ def question_ask(
     except QuestionRejected as exc:
         raise ApiError(422, "invalid", str(exc), field="question") from None
     except actions.JobQueueDown as exc:
-        raise queue_down(f"{exc.message} The question is Q{exc.query.pk}.") from None
+        raise queue_down(f"{exc.message} The question is Q{exc.item.pk}.") from None
     return query_out(query)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from django.db.models import Model, QuerySet
 
@@ -83,24 +83,25 @@ def audit_list(*, matter: Matter) -> QuerySet[AuditEvent]:
     return AuditEvent.objects.filter(matter=matter).select_related("user").order_by("-at", "-id")
 
 
-class JobQueueDown(Exception):
-    """A job's row (a question, a grid) was saved and marked failed because the task queue is
-    unavailable; it can be sent again once the queue is back. Doors answer 503 with
-    Retry-After. Each app names its row (``.query``, ``.grid``) and the row's key in the audit
-    detail (``id_key``) in a subclass."""
+M = TypeVar("M", bound=Model)
+
+
+class JobQueueDown(Exception, Generic[M]):
+    """A job's row (``.item``: a question, a grid) was saved and marked failed because the task
+    queue is unavailable; it can be sent again once the queue is back. Doors answer 503 with
+    Retry-After. Each app names the row's type and its key in the audit detail (``id_key``) in
+    a subclass: ``class JobQueueDown(audit.JobQueueDown[Grid])``."""
 
     message = QueueUnavailable.message
     retry_after = QueueUnavailable.retry_after
     id_key = "id"
 
-    def __init__(self, item: Model) -> None:
+    def __init__(self, item: M) -> None:
         super().__init__(self.message)
-        self.item = item
+        self.item: M = item
 
     @classmethod
-    def recorded(
-        cls, matter: Matter, user: User | None, item: Model, target: str, via: str
-    ) -> Self:
+    def recorded(cls, matter: Matter, user: User | None, item: M, target: str, via: str) -> Self:
         """Audit that the queue refused ``item``'s job (``queue_down_record``), and the
         exception for the door: ``raise JobQueueDown.recorded(...) from None``."""
         queue_down_record(

@@ -58,15 +58,11 @@ __all__ = [
 GRID = Limit("grid", "LEGALNAV_GRID_RATE_PER_MINUTE", 5, "review grids", "started")
 
 
-class JobQueueDown(audit.JobQueueDown):
-    """The grid was saved and marked failed ("the task queue is unavailable"); Resume sends it
-    again once the queue is back."""
+class JobQueueDown(audit.JobQueueDown[Grid]):
+    """The grid (``.item``) was saved and marked failed ("the task queue is unavailable");
+    Resume sends it again once the queue is back."""
 
     id_key = "grid_id"
-
-    @property
-    def grid(self) -> Grid:
-        return self.item  # type: ignore[return-value]
 
 
 def _target(grid: Grid) -> str:

@@ -229,7 +229,7 @@ def matter_playbooks(request: HttpRequest, matter_id: int) -> HttpResponse:
         context["error"], status = exc.decision.message, 429
     except actions.JobQueueDown as exc:
         messages.error(request, str(exc))
-        return HttpResponseRedirect(reverse("grid-detail", args=[matter.pk, exc.grid.pk]), 303)
+        return HttpResponseRedirect(reverse("grid-detail", args=[matter.pk, exc.item.pk]), 303)
     else:
         return HttpResponseRedirect(reverse("playbook-run", args=[matter.pk, run.pk]), status=303)
     return render(request, "review/runs.html", context, status=status)

@@ -111,7 +111,7 @@ def grid_new(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
         response["Retry-After"] = str(exc.decision.retry_after)
         return response
     except actions.JobQueueDown as exc:
-        grid = exc.grid
+        grid = exc.item
     return HttpResponseRedirect(reverse("grid-detail", args=[matter.pk, grid.pk]), status=303)
 
 

@@ -266,7 +266,7 @@ def test_a_grid_refused_by_a_down_queue_is_kept_failed_and_audited(
     monkeypatch.setattr("legalnav.core.jobs.dispatch._send", down)
     with pytest.raises(actions.JobQueueDown) as refused:
         _create(matter, owner, title="Outage")
-    grid = refused.value.grid
+    grid = refused.value.item
     assert refused.value.retry_after == 30 and "task queue is unavailable" in str(refused.value)
     grid.refresh_from_db()
     assert grid.status == "failed" and grid.error_code == "queue_unavailable"
