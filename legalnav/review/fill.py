@@ -357,7 +357,9 @@ def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Can
                 cos[j] - best_cos,
                 lex[j] / top_lex,
                 1.0 / (1 + rank_of[unit.row]) if unit.row in rank_of else 0.0,
-                math.log1p(float(unit_lex[n])),
+                # BM25 goes below zero for a sentence of words most passages use (their idf
+                # is negative in a one-document corpus): no lexical match, not a math error
+                math.log1p(max(float(unit_lex[n]), 0.0)),
                 float(unit_lex[n]) / best_unit_lex,
                 float(count),
                 1.0 if count else 0.0,

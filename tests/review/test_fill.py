@@ -178,3 +178,25 @@ def test_typed_thresholds_apply_after_the_dates_are_read_together(tmp_path):
     for c in typed:
         name = c.key if c.typed is not None else f"{c.key} (no value)"
         assert c.confidence >= calibration.COLUMN_THRESHOLDS.get(name, 0.0), c.key
+
+
+def test_a_sentence_whose_words_every_passage_uses_scores_no_match_not_an_error(
+    tmp_path, monkeypatch
+):
+    """BM25 is negative for a sentence made only of words most of a document's passages use (a
+    negative idf in a one-document corpus); seen at data-room scale as a grid chunk failing with
+    "math domain error". The sentence counts as no lexical match and the cell is filled."""
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from legalnav.review.columns import preset_column
+    from tests.conftest import REPO
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    monkeypatch.setattr(
+        fill, "lexical_scores", lambda corpus, tokens, units: np.full(len(units), -3.0)
+    )
+    column = preset_column("Governing Law")
+    assert column is not None
+    (cell,) = fill.fill_document(text=text, retriever=retriever, columns=[column])
+    assert cell.key == "Governing Law" and 0.0 <= cell.confidence <= 1.0
