@@ -216,7 +216,8 @@ class DocumentView:
             row for row in self.rows if self.corpus.passage(row).start < OPENING_CHARS
         }
         self._matrix: np.ndarray | None = None
-        self._units_matrix: np.ndarray | None = None
+        self._unit_vectors: dict[int, np.ndarray] = {}
+        self._picked: dict[tuple[str, str, str], _Picked] = {}
         self._topic: dict[str, np.ndarray] = {}
         self._features: list[set[str]] | None = None
         self._passage_texts: list[str] | None = None
@@ -237,15 +238,27 @@ class DocumentView:
             found = self._topic[topic.key] = topic.probabilities_of(self._features)
         return found
 
-    def unit_matrix(self) -> np.ndarray:
-        """Every unit's vector, embedded once per document (and cached with the passage vectors,
-        so a document is embedded unit by unit only the first time any process fills it)."""
-        if self._units_matrix is None:
-            if self.corpus.embedder is None or not self.units:
-                self._units_matrix = np.zeros((len(self.units), 1), dtype=np.float32)
-            else:
-                self._units_matrix = unit_vectors(self.corpus, self.units)
-        return self._units_matrix
+    def unit_rows(self, picked: Sequence[int]) -> np.ndarray:
+        """The vectors of the units ``picked`` (indexes into ``units``), one row each. Only the
+        units some column picks as candidates are embedded (about two thirds of a contract's
+        sentences for the 41 CUAD columns), each once per document and cached with the passage
+        vectors, so a document is embedded unit by unit only the first time any process fills
+        it. ``embed_units`` embeds many columns' units in one call, which is faster than one
+        call per column."""
+        if self.corpus.embedder is None or not self.units:
+            return np.zeros((len(picked), 1), dtype=np.float32)
+        self.embed_units(picked)
+        if not picked:
+            return np.zeros((0, self.corpus.embedder.dimension), dtype=np.float32)
+        return np.vstack([self._unit_vectors[u] for u in picked])
+
+    def embed_units(self, wanted: Sequence[int]) -> None:
+        if self.corpus.embedder is None:
+            return
+        missing = sorted({u for u in wanted if u not in self._unit_vectors})
+        if missing:
+            vectors = unit_vectors(self.corpus, [self.units[u] for u in missing])
+            self._unit_vectors.update(zip(missing, vectors, strict=True))
 
     def passage_matrix(self) -> np.ndarray:
         if self._matrix is None:
@@ -289,11 +302,35 @@ def _column_topic(book: topics.TopicBook, key: str, question: str) -> Topic | No
     return book.match(f"{key}: {question}") or book.match(question)
 
 
-def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Candidate]:
-    """The units that may answer the column, each with its FEATURES row."""
+@dataclass
+class _Picked:
+    """A column's candidate units in one document and what ranked them (see ``candidates``)."""
+
+    picked: list[int]
+    tokens: list[str]
+    lex: np.ndarray
+    top_lex: float
+    cos: np.ndarray
+    rank_of: dict[int, int]
+    topic_p: np.ndarray
+    cues: list[re.Pattern[str]]
+    cue_hits: dict[int, np.ndarray]
+    opening: bool
+
+
+def pick_units(view: DocumentView, column: Column, qvec: np.ndarray) -> _Picked:
+    """The units that may answer the column: the best passages' units by fused BM25 and cosine,
+    the passages the column's topic model is fairly sure of, every unit a cue matches and, for
+    opening columns, the opening passages' units. Cheap (no embedding); kept per column."""
+    memo = (column.key, column.search_text, column.type)
+    found = view._picked.get(memo)
+    if found is None:
+        found = view._picked[memo] = _pick(view, column, qvec)
+    return found
+
+
+def _pick(view: DocumentView, column: Column, qvec: np.ndarray) -> _Picked:
     corpus, rows = view.corpus, view.rows
-    if not rows:
-        return []
     tokens = query_tokens(column.search_text)
     lex_all = corpus.bm25.scores(tokens)
     lex = np.array([float(lex_all[r]) for r in rows])
@@ -308,8 +345,6 @@ def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Can
     fused = alpha * lex / top_lex + (1 - alpha) * dense
     order = sorted(range(len(rows)), key=lambda j: (-fused[j], j))
     rank_of = {rows[j]: n for n, j in enumerate(order[:TOP_PASSAGES])}
-    position = {row: j for j, row in enumerate(rows)}
-
     chosen: dict[int, None] = {}
     for row in rank_of:
         for u in view.units_of_row.get(row, []):
@@ -333,13 +368,26 @@ def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Can
         for row in view.opening_rows:
             for u in view.units_of_row.get(row, []):
                 chosen[u] = None
-    picked = sorted(chosen)
+    return _Picked(
+        sorted(chosen), tokens, lex, top_lex, cos, rank_of, topic_p, cues, cue_hits, opening
+    )
+
+
+def candidates(view: DocumentView, column: Column, qvec: np.ndarray) -> list[Candidate]:
+    """The units that may answer the column (``pick_units``), each with its FEATURES row."""
+    corpus, rows = view.corpus, view.rows
+    if not rows:
+        return []
+    p = pick_units(view, column, qvec)
+    picked, tokens, lex, top_lex, cos = p.picked, p.tokens, p.lex, p.top_lex, p.cos
+    rank_of, topic_p, cues, cue_hits, opening = p.rank_of, p.topic_p, p.cues, p.cue_hits, p.opening
+    position = {row: j for j, row in enumerate(rows)}
     units = [view.units[u] for u in picked]
     unit_lex = lexical_scores(corpus, tokens, units)
     best_unit_lex = max(float(unit_lex.max()), 1e-9) if unit_lex.size else 1.0
     extractor = column_extractor(column)
     best_cos = float(cos.max()) if cos.size else 0.0
-    ucos = (view.unit_matrix()[picked] @ qvec if qvec.size > 1 else np.zeros(len(picked))).astype(
+    ucos = (view.unit_rows(picked) @ qvec if qvec.size > 1 else np.zeros(len(picked))).astype(
         np.float64
     )
     best_ucos = float(ucos.max()) if ucos.size else 0.0
@@ -655,6 +703,10 @@ def fill_document(
     k = constants or Constants()
     view = DocumentView(text, retriever, doc)
     vectors = view.question_vectors([c.search_text for c in columns])
+    if view.rows and vectors.shape[1] > 1:  # every column's candidate units, embedded at once
+        view.embed_units(
+            [u for i, c in enumerate(columns) for u in pick_units(view, c, vectors[i]).picked]
+        )
 
     def one(column: Column, qvec: np.ndarray, thresholds: dict[str, float]) -> Cell:
         preset = preset_column(column.key)

@@ -200,3 +200,45 @@ def test_a_sentence_whose_words_every_passage_uses_scores_no_match_not_an_error(
     assert column is not None
     (cell,) = fill.fill_document(text=text, retriever=retriever, columns=[column])
     assert cell.key == "Governing Law" and 0.0 <= cell.confidence <= 1.0
+
+
+def test_a_fill_embeds_only_the_candidate_units_in_one_batch_and_reads_as_with_all(tmp_path):
+    """The cold fill's cost is embedding sentences: only the units some column picks are
+    embedded, in one call for all the columns, and the cells are the ones a view with every
+    unit already embedded gives."""
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from tests.conftest import REPO
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    columns = CUAD_COLUMNS[:12]
+    embedder = retriever.corpus.embedder
+    real = embedder.encode
+    calls: list[int] = []
+
+    def counting(texts, *args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(len(texts))
+        return real(texts, *args, **kw)
+
+    view = fill.DocumentView(text, retriever)
+    qvecs = view.question_vectors([c.search_text for c in columns])
+    wanted = {u for i, c in enumerate(columns) for u in fill.pick_units(view, c, qvecs[i]).picked}
+    assert 0 < len(wanted) < len(view.units)
+    retriever.corpus.unit_memo.clear()
+    retriever.corpus.cache = None  # nothing cached: every unit vector is computed here
+    embedder.encode = counting  # type: ignore[method-assign]
+    try:
+        cells = fill.fill_document(text=text, retriever=retriever, columns=columns)
+    finally:
+        embedder.encode = real  # type: ignore[method-assign]
+    assert calls == [len(wanted)]  # one batch of the picked units; questions were embedded
+    view = fill.DocumentView(text, retriever)
+    view.embed_units(range(len(view.units)))  # every unit, as the fill did before
+    warm = fill.fill_document(text=text, retriever=retriever, columns=columns)
+
+    def read(cs: list[fill.Cell]) -> list[tuple[str, list[tuple[int, int]], float]]:
+        return [(c.value, c.spans, round(c.confidence, 3)) for c in cs]
+
+    assert read(cells) == read(warm)
+    assert sum(c.found for c in cells) >= 6

@@ -293,7 +293,7 @@ def test_a_grid_embeds_each_column_question_once_not_once_per_document(pair):
     questions = [c.question for c in COLUMNS]
     views = [fill.DocumentView(d.text, services.document_retriever(d)) for d in pair]
     for view in views:
-        view.unit_matrix()  # the documents' own vectors, embedded before counting starts
+        view.embed_units(range(len(view.units)))  # their own vectors, before counting starts
     embedder.encode = counting  # type: ignore[method-assign]
     try:
         first = views[0].question_vectors(questions)
