@@ -9,7 +9,6 @@ class AccountsConfig(AppConfig):
 
     name = "legalnav.accounts"
     label = "accounts"
-    default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model

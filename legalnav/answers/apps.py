@@ -4,26 +4,19 @@ from django.apps import AppConfig
 
 
 class AnswersConfig(AppConfig):
+    """Questions asked of a matter, their answers and citations, and the typed answer report."""
+
     name = "legalnav.answers"
     label = "answers"
-    default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
         # This app's jobs, audit verbs, purge and handover part (see matters/apphooks.py).
-        from legalnav.answers import handover as answers_handover
-        from legalnav.answers import receivers
+        from legalnav.answers.handover import PART
         from legalnav.answers.jobs import SPECS as JOBS
+        from legalnav.answers.receivers import purge_matter_answers
         from legalnav.answers.verbs import Verb
-        from legalnav.matters.apphooks import HandoverPart, hook_app
+        from legalnav.matters.apphooks import hook_app
 
         hook_app(
-            "answers",
-            jobs=JOBS,
-            verbs=Verb.choices,
-            purge=receivers.purge_matter_answers,
-            handover=HandoverPart(
-                20,
-                "answers/: each question with its answer and cited provisions (Markdown); memos/: the PDF memo of each answered question; answers/index.csv",
-                answers_handover.answers_part,
-            ),
+            "answers", jobs=JOBS, verbs=Verb.choices, purge=purge_matter_answers, handover=PART
         )

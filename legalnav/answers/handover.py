@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from legalnav.answers import selectors
 from legalnav.answers.memo import memo_render
 from legalnav.answers.models import Answer, Citation, Question
+from legalnav.matters.apphooks import HandoverPart
 from legalnav.matters.handover import Entry, csv_bytes
 from legalnav.matters.models import Matter
 
@@ -91,3 +92,11 @@ def answers_part(matter: Matter, user: User) -> Iterator[Entry]:
             rows,
         ),
     )
+
+
+# The line of the zip's README that describes this part, and its place there.
+PART = HandoverPart(
+    20,
+    "answers/: each question with its answer and cited provisions (Markdown); memos/: the PDF memo of each answered question; answers/index.csv",
+    answers_part,
+)

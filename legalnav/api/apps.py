@@ -7,7 +7,6 @@ class ApiConfig(AppConfig):
     name = "legalnav.api"
     label = "api"
     verbose_name = "JSON API"
-    default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
         # This app's audit verbs (see matters/audit.py).

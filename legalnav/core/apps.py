@@ -8,7 +8,6 @@ from django.apps import AppConfig
 class CoreConfig(AppConfig):
     name = "legalnav.core"
     label = "core"
-    default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
         from django.core.signals import request_started

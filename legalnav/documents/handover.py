@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract.archive import FOLDER_SEPARATOR
+from legalnav.matters.apphooks import HandoverPart
 from legalnav.matters.handover import Entry, csv_bytes, safe_name
 from legalnav.matters.models import Matter
 
@@ -85,3 +86,11 @@ def documents_part(matter: Matter, user: User) -> Iterator[Entry]:
             rows,
         ),
     )
+
+
+# The line of the zip's README that describes this part, and its place there.
+PART = HandoverPart(
+    10,
+    "documents/: every document in the folder it was uploaded in; documents/index.csv lists them",
+    documents_part,
+)

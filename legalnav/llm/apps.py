@@ -7,7 +7,6 @@ class LLMConfig(AppConfig):
     name = "legalnav.llm"
     label = "llm"
     verbose_name = "LLM calls"
-    default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
         # A purge removes this app's part of the matter (see matters/apphooks.py).

@@ -5,13 +5,10 @@ pyproject.toml), so each app registers what it owns: its kinds of job (core/jobs
 verbs (matters/audit.py), its part of a matter's purge (matters/signals.py) and of the handover
 zip (matters/handover.py). ``hook_app`` does the four the same way for every app::
 
-    hook_app(
-        "answers",
-        jobs=JOBS,
-        verbs=Verb.choices,
-        purge=receivers.purge_matter_answers,
-        handover=HandoverPart(20, "answers/: ...", answers_handover.answers_part),
-    )
+    hook_app("answers", jobs=JOBS, verbs=Verb.choices, purge=purge_matter_answers, handover=PART)
+
+where the app's ``handover.py`` declares its ``PART = HandoverPart(20, "answers/: ...",
+answers_part)`` beside the function that writes it.
 """
 
 from __future__ import annotations

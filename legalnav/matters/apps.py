@@ -6,7 +6,6 @@ from django.apps import AppConfig
 class MattersConfig(AppConfig):
     name = "legalnav.matters"
     label = "matters"
-    default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
         from legalnav.matters.audit import register_verbs

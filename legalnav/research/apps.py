@@ -9,7 +9,6 @@ class ResearchConfig(AppConfig):
 
     name = "legalnav.research"
     label = "research"
-    default_auto_field = "django.db.models.BigAutoField"
     verbose_name = "Precedent research"
 
     def ready(self) -> None:
