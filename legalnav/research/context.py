@@ -15,6 +15,7 @@ from django.db.models import Count, Max
 from legalnav.answers.models import Question, ResearchRun, ResearchStep
 from legalnav.documents.models import Document, Node
 from legalnav.llm.models import LLMCall
+from legalnav.llm.providers import OfflineProvider
 from legalnav.research import listing as listing_mod
 from legalnav.research.models import CaseCard
 from legalnav.research.search import JudgmentSearch, PassageHit
@@ -129,6 +130,18 @@ def query_completion(
         messages=prompt.messages,
         max_tokens=max_tokens,
         purpose=purpose,
+        matter_id=query.matter_id,
+        query_id=query.pk,
+    )
+
+
+def offline_record(query: Question, *, prompt_text: str, output_text: str) -> None:
+    """The ledger row of an answer written offline (no LLM call), charged to the query and its
+    matter like ``query_completion``'s."""
+    OfflineProvider().record(
+        purpose="answer",
+        prompt_text=prompt_text,
+        output_text=output_text,
         matter_id=query.matter_id,
         query_id=query.pk,
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 from legalnav.answers.models import Question, ResearchStep
 from legalnav.llm import prompts
-from legalnav.llm.providers import LLMError, OfflineProvider
+from legalnav.llm.providers import LLMError
 from legalnav.research import offline_brief
 from legalnav.research import prompts as research_prompts
 from legalnav.research.context import (
@@ -29,6 +29,7 @@ from legalnav.research.context import (
     Trace,
     clean_quote,
     header_piece,
+    offline_record,
     outcome_piece,
     passage_piece,
     piece_at,
@@ -735,13 +736,7 @@ def _synthesise(
             ],
             question=query.question,
         )
-        OfflineProvider().record(
-            purpose="answer",
-            prompt_text=context,
-            output_text=text,
-            matter_id=query.matter_id,
-            query_id=query.pk,
-        )
+        offline_record(query, prompt_text=context, output_text=text)
         return text, "offline", context
     completion = query_completion(
         provider, prompt, query=query, max_tokens=BRIEF_MAX_TOKENS, purpose="answer"

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from legalnav.answers.core import prompt_provision
 from legalnav.answers.models import Question, ResearchStep
 from legalnav.answers.offline import SILENCE, Provision, answer_offline
 from legalnav.llm import prompts
-from legalnav.llm.providers import OfflineProvider
 from legalnav.research import listing as listing_mod
 from legalnav.research.context import (
     LISTING_SHOWN,
@@ -20,6 +20,7 @@ from legalnav.research.context import (
     Trace,
     clean_quote,
     header_piece,
+    offline_record,
     outcome_piece,
     paragraph_piece,
     piece_at,
@@ -284,31 +285,13 @@ def _retrieve_and_answer(trace: Trace, query: Question, m: MatterView, provider:
     with trace.step("answer", by="claude" if provider else "offline") as rec:
         provisions = [_provision(m, p) for p in pieces]
         prompt = prompts.navigate_answer_prompt(
-            provisions=[
-                prompts.PromptProvision(
-                    doc_id=p.doc_key,
-                    node_id=p.node_id,
-                    text=p.text,
-                    clause_ref=p.ref,
-                    title=p.heading,
-                    doc_title=p.doc_title,
-                    doc_kind=p.doc_kind,
-                    effective_date=p.effective_date.isoformat() if p.effective_date else "",
-                )
-                for p in provisions
-            ],
+            provisions=[prompt_provision(p) for p in provisions],
             question=query.question,
         )
         context = prompt.text()
         if provider is None:
             text = answer_offline(query.question, provisions, short=False)
-            OfflineProvider().record(
-                purpose="answer",
-                prompt_text=context,
-                output_text=text,
-                matter_id=query.matter_id,
-                query_id=query.pk,
-            )
+            offline_record(query, prompt_text=context, output_text=text)
             answerer = "offline"
         else:
             completion = query_completion(
