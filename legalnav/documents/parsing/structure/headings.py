@@ -60,20 +60,7 @@ def _signatures(p: Parser, ln: Line, seen: int, s: str, off: int) -> bool:
     if not SIGNATURES.match(s):
         return False
     p.pop_for_rank(RANK_TOP)
-    p.open_node(
-        ParsedNode(
-            "signatures",
-            "",
-            "signatures",
-            "Signatures",
-            off,
-            ln.content_end,
-            ln.index,
-            ln.index,
-            RANK_TOP,
-            "top",
-        )
-    )
+    p.open_on_line(ln, off, "signatures", "", "signatures", "Signatures", RANK_TOP, "top")
     return True
 
 
@@ -87,20 +74,11 @@ def _attachment(p: Parser, ln: Line, seen: int, s: str, off: int) -> bool:
     rest = m.group(3).strip(" -–—:.")
     p.pop_for_rank(RANK_ATTACHMENT)
     p.scope = ""
-    node = ParsedNode(
-        kind,
-        f"{m.group(1)} {label}",
-        label.upper() if not label[0].isdigit() else label,
-        rest if rest else "",
-        off,
-        ln.content_end,
-        ln.index,
-        ln.index,
-        RANK_ATTACHMENT,
-        "attachment",
+    name = label.upper() if not label[0].isdigit() else label
+    idx = p.open_on_line(
+        ln, off, kind, f"{m.group(1)} {label}", name, rest, RANK_ATTACHMENT, "attachment"
     )
-    idx = p.open_node(node)
-    p.scope = f"{ATTACHMENT_KINDS[kind]}{node.label}"
+    p.scope = f"{ATTACHMENT_KINDS[kind]}{name}"
     p.nodes[idx].scope = ""
     p.last_decimal.pop(p.scope, None)
     p.last_article.pop(p.scope, None)
@@ -164,20 +142,7 @@ def _recitals_title(p: Parser, ln: Line, seen: int, s: str, off: int) -> bool:
     if not (RECITALS_TITLE.match(s) and not p.in_kind("recitals")):
         return False
     p.pop_for_rank(RANK_TOP)
-    p.open_node(
-        ParsedNode(
-            "recitals",
-            s,
-            "recitals",
-            "Recitals",
-            off,
-            ln.content_end,
-            ln.index,
-            ln.index,
-            RANK_TOP,
-            "top",
-        )
-    )
+    p.open_on_line(ln, off, "recitals", s, "recitals", "Recitals", RANK_TOP, "top")
     return True
 
 
@@ -210,20 +175,16 @@ def _recital(p: Parser, ln: Line, seen: int, s: str, off: int) -> bool:
             p.stack.pop()
     count = sum(1 for c in p.nodes[p.stack[-1]].children if p.nodes[c].style == "whereas") + 1
     is_now = bool(NOW_THEREFORE.match(s))
-    p.open_node(
-        ParsedNode(
-            "recital",
-            "NOW, THEREFORE" if is_now else "WHEREAS",
-            "now-therefore" if is_now else str(count),
-            "Agreement to the terms" if is_now else "",
-            off,
-            ln.content_end,
-            ln.index,
-            ln.index,
-            -1,
-            "whereas",
-            count,
-        )
+    p.open_on_line(
+        ln,
+        off,
+        "recital",
+        "NOW, THEREFORE" if is_now else "WHEREAS",
+        "now-therefore" if is_now else str(count),
+        "Agreement to the terms" if is_now else "",
+        -1,
+        "whereas",
+        count,
     )
     return True
 
@@ -337,21 +298,7 @@ def _letter_dot(p: Parser, ln: Line, seen: int, s: str, off: int) -> bool:
         if pos is not None:
             del p.stack[pos:]
         heading, _ = split_heading(m.group(2))
-        p.open_node(
-            ParsedNode(
-                "clause",
-                f"{m.group(1)}.",
-                m.group(1),
-                heading,
-                off,
-                ln.content_end,
-                ln.index,
-                ln.index,
-                -1,
-                "d_A",
-                ordinal,
-            )
-        )
+        p.open_on_line(ln, off, "clause", f"{m.group(1)}.", m.group(1), heading, -1, "d_A", ordinal)
         return True
     return False
 
@@ -366,20 +313,7 @@ def _definition(p: Parser, ln: Line, seen: int, s: str, off: int) -> bool:
         pos = p.find_style("def")
         if pos is not None:
             del p.stack[pos:]
-        p.open_node(
-            ParsedNode(
-                "definition",
-                f"“{term}”",
-                term,
-                term,
-                off,
-                ln.content_end,
-                ln.index,
-                ln.index,
-                -1,
-                "def",
-            )
-        )
+        p.open_on_line(ln, off, "definition", f"“{term}”", term, term, -1, "def")
         return True
     return False
 

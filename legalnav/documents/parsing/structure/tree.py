@@ -48,6 +48,35 @@ class Tree:
         self.stack.append(idx)
         return idx
 
+    def open_on_line(
+        self,
+        ln: Line,
+        off: int,
+        kind: str,
+        ref: str,
+        label: str,
+        heading: str,
+        rank: int,
+        style: str,
+        ordinal: int = 0,
+    ) -> int:
+        """Open a node that starts at ``off`` on line ``ln`` and runs, for now, to that line's
+        end (``open_node``); its index."""
+        node = ParsedNode(
+            kind,
+            ref,
+            label,
+            heading,
+            off,
+            ln.content_end,
+            ln.index,
+            ln.index,
+            rank,
+            style,
+            ordinal,
+        )
+        return self.open_node(node)
+
     def pop_for_rank(self, rank: int) -> None:
         while self.stack:
             top = self.nodes[self.stack[-1]]
@@ -132,21 +161,7 @@ class Tree:
 
     def open_article(self, ln: Line, off: int, ref: str, num: int, heading: str) -> None:
         self.pop_for_rank(RANK_TOP)
-        self.open_node(
-            ParsedNode(
-                "article",
-                ref,
-                str(num),
-                heading,
-                off,
-                ln.content_end,
-                ln.index,
-                ln.index,
-                RANK_TOP,
-                "article",
-                num,
-            )
-        )
+        self.open_on_line(ln, off, "article", ref, str(num), heading, RANK_TOP, "article", num)
         self.last_article[self.scope] = num
         self.body_started = True
         self.contents_pending.discard(self.scope)
@@ -157,20 +172,8 @@ class Tree:
         rank = RANK_DECIMAL + len(numbers) - 1
         self.pop_for_rank(rank)
         heading, _ = split_heading(rest)
-        self.open_node(
-            ParsedNode(
-                "section",
-                ref,
-                label,
-                heading,
-                off,
-                ln.content_end,
-                ln.index,
-                ln.index,
-                rank,
-                f"dec{len(numbers)}",
-                numbers[-1],
-            )
+        self.open_on_line(
+            ln, off, "section", ref, label, heading, rank, f"dec{len(numbers)}", numbers[-1]
         )
         self.last_decimal[self.scope] = numbers
         self.body_started = True
@@ -217,21 +220,7 @@ class Tree:
                 break
             rest = m.group(2)
             heading, _ = split_heading(rest)
-            self.open_node(
-                ParsedNode(
-                    "clause",
-                    f"({label})",
-                    label,
-                    heading,
-                    off,
-                    ln.content_end,
-                    ln.index,
-                    ln.index,
-                    -1,
-                    style,
-                    ordinal,
-                )
-            )
+            self.open_on_line(ln, off, "clause", f"({label})", label, heading, -1, style, ordinal)
             opened = True
             depth += 1
             consumed = len(s) - len(rest)
