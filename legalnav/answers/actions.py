@@ -32,7 +32,7 @@ from legalnav.core.limits import (
 )
 from legalnav.matters import audit
 from legalnav.matters.access import Action, can, require_open
-from legalnav.matters.audit import audit_record
+from legalnav.matters.audit import audit_action
 from legalnav.matters.models import AuditEvent, Matter
 
 if TYPE_CHECKING:
@@ -96,17 +96,15 @@ def question_ask(
     except Exception:
         limit_refund(QUESTION, subjects=subjects)
         raise
-    audit_record(
-        matter=matter,
-        user=user,
-        action=AnswerVerb.ASKED,
-        target=_target(query),
-        detail={
-            "query_id": query.pk,
-            "mode": query.mode,
-            "question": query.question[:200],
-            "via": via,
-        },
+    audit_action(
+        matter,
+        user,
+        AnswerVerb.ASKED,
+        _target(query),
+        via,
+        query_id=query.pk,
+        mode=query.mode,
+        question=query.question[:200],
     )
     if here:
         return query_answer(query_id=query.pk) or query
@@ -133,12 +131,15 @@ def question_retry(*, matter: Matter, user: User, query: Question, via: str) -> 
     if not retried:
         limit_refund(QUESTION, subjects=subjects)
         return False
-    audit_record(
-        matter=matter,
-        user=user,
-        action=AuditEvent.Action.RETRIED,
-        target=_target(query, " (retry)"),
-        detail={"query_id": query.pk, "mode": query.mode, "before": status_before, "via": via},
+    audit_action(
+        matter,
+        user,
+        AuditEvent.Action.RETRIED,
+        _target(query, " (retry)"),
+        via,
+        query_id=query.pk,
+        mode=query.mode,
+        before=status_before,
     )
     return True
 
@@ -152,13 +153,7 @@ def question_cancel(*, matter: Matter, user: User, query: Question, via: str) ->
     name = getattr(user, "get_username", lambda: "")()
     if not query_cancel(query=query, by=name):
         return False
-    audit_record(
-        matter=matter,
-        user=user,
-        action=AuditEvent.Action.CANCELLED,
-        target=_target(query),
-        detail={"query_id": query.pk, "via": via},
-    )
+    audit_action(matter, user, AuditEvent.Action.CANCELLED, _target(query), via, query_id=query.pk)
     return True
 
 
@@ -172,16 +167,14 @@ def memo_export(*, matter: Matter, query: Question, user: User, via: str) -> Mem
     except Exception:
         limit_refund(EXPORT, subjects=subjects)
         raise
-    audit_record(
-        matter=matter,
-        user=user,
-        action=AuditEvent.Action.EXPORTED,
-        target=f"memo of question Q{query.pk}",
-        detail={
-            "query_id": query.pk,
-            "question": query.question[:200],
-            "bytes": len(memo.pdf),
-            "via": via,
-        },
+    audit_action(
+        matter,
+        user,
+        AuditEvent.Action.EXPORTED,
+        f"memo of question Q{query.pk}",
+        via,
+        query_id=query.pk,
+        question=query.question[:200],
+        bytes=len(memo.pdf),
     )
     return memo

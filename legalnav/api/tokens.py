@@ -29,7 +29,7 @@ from legalnav.api.errors import ApiError
 from legalnav.api.models import ApiToken
 from legalnav.api.verbs import Verb as ApiVerb
 from legalnav.matters.access import is_admin
-from legalnav.matters.audit import audit_record
+from legalnav.matters.audit import audit_action
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -135,12 +135,14 @@ def api_token_revoke_by_staff(*, staff: object, token: ApiToken) -> bool:
         revoked_at=timezone.now()
     )
     if revoked:
-        audit_record(
-            matter=None,
-            user=staff,
-            action=ApiVerb.TOKEN_REVOKED,
-            target=f"{token.user.get_username()}: {token.name} ({token.prefix}…)",
-            detail={"token_id": token.pk, "owner": token.user.get_username(), "via": "admin"},
+        audit_action(
+            None,
+            staff,
+            ApiVerb.TOKEN_REVOKED,
+            f"{token.user.get_username()}: {token.name} ({token.prefix}…)",
+            "admin",
+            token_id=token.pk,
+            owner=token.user.get_username(),
         )
     return bool(revoked)
 

@@ -45,7 +45,7 @@ from legalnav.documents.services import (
 )
 from legalnav.documents.verbs import Verb as DocumentVerb
 from legalnav.matters.access import require_open
-from legalnav.matters.audit import audit_record
+from legalnav.matters.audit import audit_action, audit_record
 from legalnav.matters.models import AuditEvent, Matter
 
 if TYPE_CHECKING:
@@ -231,12 +231,13 @@ def document_upload(
 
 
 def _queue_down(document: Document, user: User, via: str) -> None:
-    audit_record(
-        matter=document.matter,
-        user=user,
-        action=AuditEvent.Action.QUEUE_DOWN,
-        target=_target(document),
-        detail={"document_id": document.pk, "via": via},
+    audit_action(
+        document.matter,
+        user,
+        AuditEvent.Action.QUEUE_DOWN,
+        _target(document),
+        via,
+        document_id=document.pk,
     )
 
 
@@ -250,18 +251,16 @@ def document_retry(*, document: Document, user: User, force: bool, via: str = "p
         with transaction.atomic():
             queued = document_reindex(document=document, force=force)
             if queued:
-                audit_record(
-                    matter=document.matter,
-                    user=user,
-                    action=DocumentVerb.REINDEXED,
-                    target=_target(document),
-                    detail={
-                        "document_id": document.pk,
-                        "retry": status_before != Document.Status.INDEXED,
-                        "force": force,
-                        "status_before": status_before,
-                        "via": via,
-                    },
+                audit_action(
+                    document.matter,
+                    user,
+                    DocumentVerb.REINDEXED,
+                    _target(document),
+                    via,
+                    document_id=document.pk,
+                    retry=status_before != Document.Status.INDEXED,
+                    force=force,
+                    status_before=status_before,
                 )
     except QueueUnavailable:
         _queue_down(document, user, via)
@@ -274,12 +273,13 @@ def document_cancel(*, document: Document, user: User, via: str = "page") -> boo
     name = getattr(user, "get_username", lambda: "")()
     if not services.document_cancel(document=document, by=name):
         return False
-    audit_record(
-        matter=document.matter,
-        user=user,
-        action=AuditEvent.Action.CANCELLED,
-        target=_target(document),
-        detail={"document_id": document.pk, "via": via},
+    audit_action(
+        document.matter,
+        user,
+        AuditEvent.Action.CANCELLED,
+        _target(document),
+        via,
+        document_id=document.pk,
     )
     return True
 
@@ -370,18 +370,16 @@ def document_link_review(
     with transaction.atomic():
         Document.objects.filter(pk=document.pk).update(link_proposal=proposal)
         document.link_proposal = proposal
-        audit_record(
-            matter=document.matter,
-            user=user,
-            action=DocumentVerb.LINK_REVIEWED,
-            target=_target(document),
-            detail={
-                "document_id": document.pk,
-                "amends": target.key if target else proposal.get("target"),
-                "accepted": accept,
-                "words": proposal.get("words", "")[:300],
-                "via": via,
-            },
+        audit_action(
+            document.matter,
+            user,
+            DocumentVerb.LINK_REVIEWED,
+            _target(document),
+            via,
+            document_id=document.pk,
+            amends=target.key if target else proposal.get("target"),
+            accepted=accept,
+            words=proposal.get("words", "")[:300],
         )
         if accept:
             assert target is not None

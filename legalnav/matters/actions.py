@@ -27,7 +27,7 @@ from django.utils.text import slugify
 
 from legalnav.matters import handover, services
 from legalnav.matters.access import Action, is_admin, require
-from legalnav.matters.audit import audit_record
+from legalnav.matters.audit import audit_action, audit_record
 from legalnav.matters.models import AuditEvent, Matter, Membership
 from legalnav.matters.selectors import matter_named
 from legalnav.matters.services import MatterLifeError, MembershipError, RoleChange
@@ -74,13 +74,7 @@ def matter_open(
         raise PermissionDenied("Sign in to open a matter.")
     with transaction.atomic():
         matter = services.matter_create(owner=user, name=name, kind=kind, description=description)
-        audit_record(
-            matter=matter,
-            user=user,
-            action=AuditEvent.Action.CREATED,
-            target=matter.name,
-            detail={"kind": matter.kind, "via": via},
-        )
+        audit_action(matter, user, AuditEvent.Action.CREATED, matter.name, via, kind=matter.kind)
     return matter
 
 
@@ -117,12 +111,13 @@ def member_add(
     _may_manage(user, matter, via)
     with transaction.atomic():
         membership = services.membership_add(matter=matter, username=username, role=role)
-        audit_record(
-            matter=matter,
-            user=user,
-            action=AuditEvent.Action.MEMBER_ADDED,
-            target=membership.user.get_username(),
-            detail={"role": role, "via": via},
+        audit_action(
+            matter,
+            user,
+            AuditEvent.Action.MEMBER_ADDED,
+            membership.user.get_username(),
+            via,
+            role=role,
         )
     return membership
 
@@ -152,12 +147,13 @@ def member_remove(*, matter: Matter, user: User | None, membership_id: int, via:
     _may_manage(user, matter, via)
     with transaction.atomic():
         membership = services.membership_remove(matter=matter, membership_id=membership_id)
-        audit_record(
-            matter=matter,
-            user=user,
-            action=AuditEvent.Action.MEMBER_REMOVED,
-            target=membership.user.get_username(),
-            detail={"role": membership.role, "via": via},
+        audit_action(
+            matter,
+            user,
+            AuditEvent.Action.MEMBER_REMOVED,
+            membership.user.get_username(),
+            via,
+            role=membership.role,
         )
     return membership
 
@@ -175,10 +171,7 @@ def matter_close(*, matter: Matter, user: User | None, via: str) -> Matter:
     _may_manage(user, matter, via)
     with transaction.atomic():
         services.matter_close(matter=matter, user=user)
-        audit_record(
-            matter=matter, user=user, action=AuditEvent.Action.CLOSED, target=matter.name,
-            detail={"via": via},
-        )  # fmt: skip
+        audit_action(matter, user, AuditEvent.Action.CLOSED, matter.name, via)  # fmt: skip
     return matter
 
 
@@ -187,10 +180,7 @@ def matter_reopen(*, matter: Matter, user: User | None, via: str) -> Matter:
     _may_manage(user, matter, via)
     with transaction.atomic():
         services.matter_reopen(matter=matter)
-        audit_record(
-            matter=matter, user=user, action=AuditEvent.Action.REOPENED, target=matter.name,
-            detail={"via": via},
-        )  # fmt: skip
+        audit_action(matter, user, AuditEvent.Action.REOPENED, matter.name, via)  # fmt: skip
     return matter
 
 
@@ -221,10 +211,7 @@ def matter_purge_request(*, matter: Matter, user: User | None, typed_name: str, 
     _may_manage(user, matter, via)
     with transaction.atomic():
         services.matter_request_purge(matter=matter, user=user, typed_name=typed_name)
-        audit_record(
-            matter=matter, user=user, action=AuditEvent.Action.PURGE_REQUESTED,
-            target=matter.name, detail={"via": via},
-        )  # fmt: skip
+        audit_action(matter, user, AuditEvent.Action.PURGE_REQUESTED, matter.name, via)  # fmt: skip
     return matter
 
 
@@ -234,10 +221,7 @@ def matter_purge_withdraw(*, matter: Matter, user: User | None, via: str) -> Mat
         _may_manage(user, matter, via)
     with transaction.atomic():
         services.matter_withdraw_purge(matter=matter)
-        audit_record(
-            matter=matter, user=user, action=AuditEvent.Action.PURGE_WITHDRAWN,
-            target=matter.name, detail={"via": via},
-        )  # fmt: skip
+        audit_action(matter, user, AuditEvent.Action.PURGE_WITHDRAWN, matter.name, via)  # fmt: skip
     return matter
 
 

@@ -79,6 +79,21 @@ def audit_record(
     )
 
 
+def audit_action(
+    matter: Matter | None,
+    user: User | None,
+    action: str,
+    target: str,
+    via: str,
+    **detail: Any,
+) -> AuditEvent:
+    """The audit row of an action taken through a door (``via``: "page", "api", "mcp", …): the
+    ``detail`` given, then the door, as every action records it."""
+    return audit_record(
+        matter=matter, user=user, action=action, target=target, detail={**detail, "via": via}
+    )
+
+
 def audit_list(*, matter: Matter) -> QuerySet[AuditEvent]:
     return AuditEvent.objects.filter(matter=matter).select_related("user").order_by("-at", "-id")
 

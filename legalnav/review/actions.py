@@ -24,7 +24,7 @@ from legalnav.core.jobs import QueueUnavailable
 from legalnav.core.limits import EXPORT, Limit, limit_refund
 from legalnav.matters import audit
 from legalnav.matters.access import Action, can, require
-from legalnav.matters.audit import audit_record
+from legalnav.matters.audit import audit_action
 from legalnav.matters.models import AuditEvent, Matter
 from legalnav.review import exports, playbooks, services
 from legalnav.review.models import Cell, Grid, GridColumn, Playbook, PlaybookRun, SavedColumn
@@ -103,18 +103,16 @@ def grid_create(
                 documents=documents,
                 mode=mode,
             )
-            audit_record(
-                matter=matter,
-                user=user,
-                action=ReviewVerb.GRID_CREATED,
-                target=_target(grid),
-                detail={
-                    "grid_id": grid.pk,
-                    "mode": grid.mode,
-                    "documents": len(documents),
-                    "columns": [c.key for c in checked][:60],
-                    "via": via,
-                },
+            audit_action(
+                matter,
+                user,
+                ReviewVerb.GRID_CREATED,
+                _target(grid),
+                via,
+                grid_id=grid.pk,
+                mode=grid.mode,
+                documents=len(documents),
+                columns=[c.key for c in checked][:60],
             )
             jobs.enqueue_on_commit("grid", grid.pk)
     except QueueUnavailable:
@@ -138,13 +136,7 @@ def grid_cancel(*, matter: Matter, user: User, grid: Grid, via: str) -> bool:
     with transaction.atomic():
         if not services.grid_cancel(grid=grid, by=name):
             return False
-        audit_record(
-            matter=matter,
-            user=user,
-            action=AuditEvent.Action.CANCELLED,
-            target=_target(grid),
-            detail={"grid_id": grid.pk, "via": via},
-        )
+        audit_action(matter, user, AuditEvent.Action.CANCELLED, _target(grid), via, grid_id=grid.pk)
     return True
 
 
@@ -159,12 +151,15 @@ def grid_retry(*, matter: Matter, user: User, grid: Grid, via: str, refill: bool
         with transaction.atomic():
             if not services.grid_retry(grid=grid, refill=refill):
                 return False
-            audit_record(
-                matter=matter,
-                user=user,
-                action=AuditEvent.Action.RETRIED,
-                target=_target(grid) + (" (refill)" if refill else " (resume)"),
-                detail={"grid_id": grid.pk, "before": status_before, "refill": refill, "via": via},
+            audit_action(
+                matter,
+                user,
+                AuditEvent.Action.RETRIED,
+                _target(grid) + (" (refill)" if refill else " (resume)"),
+                via,
+                grid_id=grid.pk,
+                before=status_before,
+                refill=refill,
             )
     except QueueUnavailable:
         raise JobQueueDown.recorded(matter, user, grid, _target(grid), via) from None
@@ -181,20 +176,18 @@ def cell_review(
     before = cell.reviewed_status
     with transaction.atomic():
         cell = services.cell_review_write(cell=cell, user=user, status=status, value=value)
-        audit_record(
-            matter=matter,
-            user=user,
-            action=ReviewVerb.CELL_REVIEWED,
-            target=f"{_target(cell.grid)}: {cell.document.key} · {cell.column.key}",
-            detail={
-                "grid_id": cell.grid_id,
-                "cell_id": cell.pk,
-                "before": before,
-                "review": cell.reviewed_status,
-                "value": cell.value[:200],
-                "corrected_value": cell.corrected_value[:200],
-                "via": via,
-            },
+        audit_action(
+            matter,
+            user,
+            ReviewVerb.CELL_REVIEWED,
+            f"{_target(cell.grid)}: {cell.document.key} · {cell.column.key}",
+            via,
+            grid_id=cell.grid_id,
+            cell_id=cell.pk,
+            before=before,
+            review=cell.reviewed_status,
+            value=cell.value[:200],
+            corrected_value=cell.corrected_value[:200],
         )
     return cell
 
@@ -210,21 +203,19 @@ def column_confirm(*, matter: Matter, user: User, grid: Grid, column: GridColumn
     with transaction.atomic():
         ids = services.column_confirm_write(grid=grid, column=column, user=user)
         if ids:
-            audit_record(
-                matter=matter,
-                user=user,
-                action=ReviewVerb.CELL_REVIEWED,
-                target=f"{_target(grid)}: column {column.key} ({len(ids)} cells)",
-                detail={
-                    "grid_id": grid.pk,
-                    "column_id": column.pk,
-                    "column": column.key,
-                    "cell_ids": ids[:500],
-                    "count": len(ids),
-                    "before": Cell.Review.NONE,
-                    "review": Cell.Review.CONFIRMED,
-                    "via": via,
-                },
+            audit_action(
+                matter,
+                user,
+                ReviewVerb.CELL_REVIEWED,
+                f"{_target(grid)}: column {column.key} ({len(ids)} cells)",
+                via,
+                grid_id=grid.pk,
+                column_id=column.pk,
+                column=column.key,
+                cell_ids=ids[:500],
+                count=len(ids),
+                before=Cell.Review.NONE,
+                review=Cell.Review.CONFIRMED,
             )
     return len(ids)
 
@@ -239,12 +230,14 @@ def saved_column_add(
         column = services.saved_column_create(
             matter=matter, user=user, key=key, question=question, type_=type_
         )
-        audit_record(
-            matter=matter,
-            user=user,
-            action=ReviewVerb.COLUMN_SAVED,
-            target=f"review column {column.key}",
-            detail={"column_id": column.pk, "type": column.type, "via": via},
+        audit_action(
+            matter,
+            user,
+            ReviewVerb.COLUMN_SAVED,
+            f"review column {column.key}",
+            via,
+            column_id=column.pk,
+            type=column.type,
         )
     return column
 
@@ -265,12 +258,15 @@ def grid_export(
     except Exception:
         limit_refund(EXPORT, subjects=subjects)
         raise
-    audit_record(
-        matter=matter,
-        user=user,
-        action=AuditEvent.Action.EXPORTED,
-        target=f"{fmt} of {_target(grid)}",
-        detail={"grid_id": grid.pk, "format": fmt, "bytes": out.size, "via": via},
+    audit_action(
+        matter,
+        user,
+        AuditEvent.Action.EXPORTED,
+        f"{fmt} of {_target(grid)}",
+        via,
+        grid_id=grid.pk,
+        format=fmt,
+        bytes=out.size,
     )
     return out
 
@@ -310,18 +306,16 @@ def playbook_save(
             archived=archived,
         )
         if saved.version != before or saved.archived != was_archived:
-            audit_record(
-                matter=None,
-                user=user,
-                action=ReviewVerb.PLAYBOOK_SAVED,
-                target=f"playbook {saved.name} v{saved.version}",
-                detail={
-                    "playbook_id": saved.pk,
-                    "version": saved.version,
-                    "archived": saved.archived,
-                    "positions": [p.described for p in checked][:60],
-                    "via": via,
-                },
+            audit_action(
+                None,
+                user,
+                ReviewVerb.PLAYBOOK_SAVED,
+                f"playbook {saved.name} v{saved.version}",
+                via,
+                playbook_id=saved.pk,
+                version=saved.version,
+                archived=saved.archived,
+                positions=[p.described for p in checked][:60],
             )
     return saved
 
@@ -363,19 +357,17 @@ def playbook_apply(
                 documents=documents,
                 mode=mode,
             )
-            audit_record(
-                matter=matter,
-                user=user,
-                action=ReviewVerb.PLAYBOOK_APPLIED,
-                target=f"playbook {playbook.name} v{run.version.number} on {_target(grid)}",
-                detail={
-                    "run_id": run.pk,
-                    "playbook_id": playbook.pk,
-                    "version": run.version.number,
-                    "grid_id": grid.pk,
-                    "documents": grid.rows.count(),
-                    "via": via,
-                },
+            audit_action(
+                matter,
+                user,
+                ReviewVerb.PLAYBOOK_APPLIED,
+                f"playbook {playbook.name} v{run.version.number} on {_target(grid)}",
+                via,
+                run_id=run.pk,
+                playbook_id=playbook.pk,
+                version=run.version.number,
+                grid_id=grid.pk,
+                documents=grid.rows.count(),
             )
             if fill:
                 if grid.status in (Grid.Status.DONE, Grid.Status.FAILED, Grid.Status.CANCELLED):
