@@ -13,7 +13,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from legalnav.answers import actions, report, selectors, spend
@@ -23,6 +22,7 @@ from legalnav.answers.models import Question
 from legalnav.answers.spend import SpendDecision
 from legalnav.core import jobs
 from legalnav.core.limits import RateDecision
+from legalnav.core.views import live_page
 from legalnav.matters.access import Action, matter_for
 from legalnav.matters.models import Matter
 
@@ -152,11 +152,11 @@ def answer_detail(request: HtmxHttpRequest, matter_id: int, query_id: int) -> Ht
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     query = jobs.job_poll_check("question", selectors.query_get(matter=matter, query_id=query_id))
     context = _answer_context(matter, query)
-    if request.htmx:
-        response = render(request, "answers/detail.html#answer_live", context)
-        done = context["page"].done  # type: ignore[attr-defined]
-        return HttpResponseStopPolling(response.content) if done else response
-    return render(request, "answers/detail.html", context)
+    poll = bool(request.htmx)
+    done = context["page"].done  # type: ignore[attr-defined]
+    return live_page(
+        request, "answers/detail.html#answer_live", context, poll=poll, running=not done
+    )
 
 
 def _job_response(

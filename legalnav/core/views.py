@@ -5,6 +5,8 @@ from typing import Any
 from django.contrib.auth.views import LoginView
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django_htmx.http import HttpResponseStopPolling
 
 from legalnav.core import limits
 
@@ -14,6 +16,18 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cur:
         cur.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+def live_page(
+    request: HttpRequest, partial: str, context: dict[str, Any], *, poll: bool, running: bool
+) -> HttpResponse:
+    """A page whose live part polls itself (htmx) while its job runs: a ``poll`` gets only that
+    part (``partial``, "page.html#part"), answered with HTTP 286 (stop polling) once nothing is
+    ``running``; any other request gets the whole page."""
+    if poll:
+        response = render(request, partial, context)
+        return response if running else HttpResponseStopPolling(response.content)
+    return render(request, partial.partition("#")[0], context)
 
 
 class SignInView(LoginView):

@@ -15,11 +15,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
 from legalnav.core import jobs, uploads
 from legalnav.core.jobs import QueueUnavailable
+from legalnav.core.views import live_page
 from legalnav.documents import actions, selectors
 from legalnav.documents.forms import ACCEPT, DocumentDetailsForm, UploadForm
 from legalnav.documents.models import Document
@@ -86,10 +86,8 @@ def matter_detail(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     is left to index."""
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     context = _matter_context(request, matter)
-    if request.htmx:
-        response = render(request, "matters/detail.html#documents", context)
-        return response if context["busy"] else HttpResponseStopPolling(response.content)
-    return render(request, "matters/detail.html", context)
+    poll, running = bool(request.htmx), bool(context["busy"])
+    return live_page(request, "matters/detail.html#documents", context, poll=poll, running=running)
 
 
 @login_required

@@ -15,8 +15,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDi
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseStopPolling
 
+from legalnav.core.views import live_page
 from legalnav.matters.access import Action, matter_for
 from legalnav.matters.models import Matter
 from legalnav.review import actions, playbooks, selectors
@@ -271,7 +271,5 @@ def run_detail(request: HttpRequest, matter_id: int, run_id: int) -> HttpRespons
         "crumb": f"Playbook {run.version.name} v{run.version.number}",
         "query": request.GET.urlencode(),
     }
-    if getattr(request, "htmx", False):
-        response = render(request, "review/run.html#run_live", context)
-        return response if filling else HttpResponseStopPolling(response.content)
-    return render(request, "review/run.html", context)
+    poll = bool(getattr(request, "htmx", False))
+    return live_page(request, "review/run.html#run_live", context, poll=poll, running=filling)

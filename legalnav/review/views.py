@@ -18,9 +18,9 @@ from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
+from legalnav.core.views import live_page
 from legalnav.matters.access import Action, matter_for
 from legalnav.matters.models import Matter
 from legalnav.review import actions, selectors
@@ -164,11 +164,9 @@ def grid_detail(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpR
     matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
     grid = selectors.grid_poll(grid=selectors.grid_get(matter=matter, grid_id=grid_id))
     context = _grid_context(matter, grid, request.GET.get("show", ""), request.GET.get("page", 1))
-    if request.htmx and request.htmx.target == "grid-live":
-        response = render(request, "review/grid.html#grid_live", context)
-        done = context["table"].done  # type: ignore[attr-defined]
-        return HttpResponseStopPolling(response.content) if done else response
-    return render(request, "review/grid.html", context)
+    poll = bool(request.htmx and request.htmx.target == "grid-live")
+    done = context["table"].done  # type: ignore[attr-defined]
+    return live_page(request, "review/grid.html#grid_live", context, poll=poll, running=not done)
 
 
 def _after_action(
