@@ -8,6 +8,8 @@ refusal in its own way (a 404 page, a JSON error, an MCP error).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
@@ -73,6 +75,18 @@ def limit_require(limit: Limit, user: User | None) -> list[tuple[str, str]]:
     return subjects
 
 
+@contextmanager
+def limit_spent(limit: Limit, user: User | None) -> Iterator[None]:
+    """``limit_require`` for the block that follows: the use is given back if the block raises
+    (the action was refused, or failed, for another reason)."""
+    subjects = limit_require(limit, user)
+    try:
+        yield
+    except Exception:
+        limit_refund(limit, subjects=subjects)
+        raise
+
+
 def _target(query: Question, suffix: str = "") -> str:
     return f"question Q{query.pk}{suffix}"
 
@@ -90,12 +104,8 @@ def question_ask(
     user and so counts against no user's asking rate, but against the matter's spending cap)."""
     require_open(matter)
     spend_require(matter=matter, user=user)
-    subjects = limit_require(QUESTION, user)
-    try:
+    with limit_spent(QUESTION, user):
         query = query_create(matter=matter, user=user, question=question, mode=mode, enqueue=False)
-    except Exception:
-        limit_refund(QUESTION, subjects=subjects)
-        raise
     audit_action(
         matter,
         user,
@@ -161,12 +171,8 @@ def memo_export(*, matter: Matter, query: Question, user: User, via: str) -> Mem
     """The answered question as a PDF memo; the export is recorded in the matter's audit trail.
     Any member may export (the door checked VIEW). Raises ``RateLimited`` past the export rate
     (``LEGALNAV_EXPORT_RATE_PER_MINUTE``) and ``MemoUnavailable`` before an answer."""
-    subjects = limit_require(EXPORT, user)
-    try:
+    with limit_spent(EXPORT, user):
         memo = memo_render(matter=matter, query=query, user=user)
-    except Exception:
-        limit_refund(EXPORT, subjects=subjects)
-        raise
     audit_action(
         matter,
         user,

@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 
-from legalnav.answers.actions import RateLimited, limit_require, spend_require
+from legalnav.answers.actions import RateLimited, limit_require, limit_spent, spend_require
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.core.limits import EXPORT, Limit, limit_refund
@@ -252,12 +252,8 @@ def grid_export(
     _same_matter(matter, grid)
     if fmt not in exports.FORMATS:
         raise GridRejected(f"Export as one of {', '.join(exports.FORMATS)}.", "format")
-    subjects = limit_require(EXPORT, user)
-    try:
+    with limit_spent(EXPORT, user):
         out = exports.grid_export_render(grid=grid, fmt=fmt, user=user, base_url=base_url)
-    except Exception:
-        limit_refund(EXPORT, subjects=subjects)
-        raise
     audit_action(
         matter,
         user,
