@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from legalnav.evaluation.baselines import NAIVE_MODES, NaiveCorpus
+from legalnav.evaluation.runner import DEFAULT_MODES
 from legalnav.retrieval.engine import Corpus, Retriever, retrieve
 from legalnav.retrieval.index import DocIndex, IndexCache, build_doc_index
 
-# Questions a reviewer asks of any commercial agreement (the retrieval bench's own list).
+# Questions a reviewer asks of any commercial agreement (the retrieval bench asks four more).
 QUESTIONS = [
     "Which state's law governs the agreement?",
     "Can a party assign the agreement without consent?",
@@ -38,27 +39,20 @@ QUESTIONS = [
     "How are disputes resolved?",
     "What indemnification obligations exist?",
 ]
-BENCH_MODES = [
-    "navembed:bm25",
-    "navembed:dense",
-    "navembed",
-    "navembed:dense+xref",
-    "navindex",
-    "inject",
-    "naive:bm25",
-    "naive:dense",
-]
+BENCH_MODES = DEFAULT_MODES
 
 
 LEXICAL_MODES = frozenset({"navembed:bm25", "inject", "naive:bm25"})  # no embedding needed
 
 
-def _pct(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile of ``values`` (nearest rank below), to 2 places."""
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
 
-def _peak_rss_mb() -> float:
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB."""
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
@@ -97,7 +91,7 @@ def bench_run(
     }
     report["latency_ms"] = latency
     report["payload_chars_median"] = payload
-    report["peak_rss_mb"] = _peak_rss_mb()
+    report["peak_rss_mb"] = peak_rss_mb()
     return report
 
 
@@ -187,7 +181,11 @@ def _measure_latency(
                     size = retrieve(retriever, question, mode, k).payload_chars
                 times.append((time.perf_counter() - t0) * 1000)
                 sizes.append(size)
-        latency[mode] = {"p50": _pct(times, 0.5), "p95": _pct(times, 0.95), "n": len(times)}
+        latency[mode] = {
+            "p50": percentile(times, 0.5),
+            "p95": percentile(times, 0.95),
+            "n": len(times),
+        }
         payload[mode] = int(statistics.median(sizes))
     return latency, payload
 

@@ -18,11 +18,8 @@ workers, the last worker is SIGKILLed when a third of the cells are written and 
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -31,7 +28,14 @@ from typing import Any
 
 import httpx
 
-from legalnav.bench.loadbench import PASSWORD, REPO, Stack, _pct, require_bench_stack, sign_in
+from legalnav.bench.loadbench import (
+    PASSWORD,
+    Stack,
+    _pct,
+    require_bench_stack,
+    sign_in,
+    stack_json,
+)
 from legalnav.bench.uploadbench import MemorySampler
 
 OPEN = ("queued", "running")
@@ -96,11 +100,7 @@ def _jobs(env: dict[str, str], grid: int) -> dict[str, Any]:
         "print(json.dumps({'status':g.status,'cells_done':g.cells_done,'cells_total':g.cells_total,"
         "'error':g.error_message,'chunks':c}))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(grid)],
-        cwd=REPO, env=env, check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    return stack_json(env, "-c", code, str(grid))  # type: ignore[no-any-return]
 
 
 def _signed_in(url: str, username: str) -> httpx.Client:
@@ -148,12 +148,10 @@ def run(
     try:
         stack.start(database_url=database_url, redis_url=redis_url)
         say(f"  indexing {documents} documents")
-        prep = subprocess.run(
-            [sys.executable, "manage.py", "bench_dataroom", "--prepare", str(documents),
-             "--unique", str(unique)],
-            cwd=REPO, env=stack.env, check=True, capture_output=True, text=True,
+        world = stack_json(
+            stack.env, "manage.py", "bench_dataroom", "--prepare", str(documents),
+            "--unique", str(unique),
         )  # fmt: skip
-        world = json.loads(prep.stdout.strip().splitlines()[-1])
         say(
             f"  {world['indexed']} indexed in {world['index_s']:.0f} s ({world['unique']} distinct "
             f"texts); not indexed: {world['not_indexed']}"

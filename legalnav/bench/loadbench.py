@@ -60,6 +60,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def stack_json(env: dict[str, str], *argv: str) -> Any:  # noqa: ANN401
+    """Run ``python *argv`` in the repository with a stack's environment and return the JSON its
+    last line of output prints (``manage.py ... --prepare``, or ``-c`` code reading the stack's
+    database)."""
+    out = subprocess.run(
+        [sys.executable, *argv],
+        cwd=REPO, env=env, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -402,11 +413,7 @@ def outcome(env: dict[str, str], questions: list[int], documents: list[int]) -> 
         "print(json.dumps({'q':dict(Question.objects.filter(pk__in=q).values_list('pk','status')),"
         "'d':dict(Document.objects.filter(pk__in=d).values_list('pk','status'))}))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code, json.dumps(questions), json.dumps(documents)],
-        cwd=REPO, env=env, check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    found = json.loads(out.stdout.strip().splitlines()[-1])
+    found = stack_json(env, "-c", code, json.dumps(questions), json.dumps(documents))
     q = {int(k): v for k, v in found["q"].items()}
     d = {int(k): v for k, v in found["d"].items()}
     return {"questions": q, "documents": d}
@@ -426,11 +433,7 @@ def run_bench(
     stack = Stack(setup, folder, say)
     try:
         stack.start(database_url=database_url, redis_url=redis_url)
-        prep = subprocess.run(
-            [sys.executable, "manage.py", "bench_load", "--prepare", str(users)],
-            cwd=REPO, env=stack.env, check=True, capture_output=True, text=True,
-        )  # fmt: skip
-        world = json.loads(prep.stdout.strip().splitlines()[-1])
+        world = stack_json(stack.env, "manage.py", "bench_load", "--prepare", str(users))
         tally = Tally()
         started = time.monotonic()
         stop_at = started + seconds

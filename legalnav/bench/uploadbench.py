@@ -19,11 +19,8 @@ navindex files and amendment links.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -34,7 +31,7 @@ from typing import Any
 
 import httpx
 
-from legalnav.bench.loadbench import OPEN, REPO, Stack
+from legalnav.bench.loadbench import OPEN, Stack, stack_json
 from legalnav.evaluation import gold, scans
 
 SCANS = 20
@@ -106,11 +103,7 @@ def _statuses(env: dict[str, str], matter: int) -> dict[str, Any]:
         "'ocr':d.filter(extraction__has_key='ocr').count(),"
         "'links':d.filter(link_proposal__state='proposed').count()}))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(matter)],
-        cwd=REPO, env=env, check=True, capture_output=True, text=True,
-    )  # fmt: skip
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return stack_json(env, "-c", code, str(matter))
 
 
 def run(
@@ -131,11 +124,7 @@ def run(
         else:
             counts = {}
         stack.start(database_url=database_url, redis_url=redis_url)
-        prep = subprocess.run(
-            [sys.executable, "manage.py", "bench_load", "--prepare", "1"],
-            cwd=REPO, env=stack.env, check=True, capture_output=True, text=True,
-        )  # fmt: skip
-        world = json.loads(prep.stdout.strip().splitlines()[-1])
+        world = stack_json(stack.env, "manage.py", "bench_load", "--prepare", "1")
         matter, token = world["matter"], world["users"][0]["token"]
         before = len(_statuses(stack.env, matter)["status"])
         sampler.start()

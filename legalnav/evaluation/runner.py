@@ -46,6 +46,18 @@ CORPUS_CACHE = 4  # ad-hoc corpora kept in memory (one question set usually reus
 SPAN_KS = (1, 5, 10)
 DOCUMENT_KS = (1, 10, 100)
 SNIPPET_CHARS = 240  # characters of each hit kept for the drill-down page
+# The modes an evaluation run or the speed bench compares when none are named: the engine's
+# strategies, the planner, the whole matter, and the naive floor.
+DEFAULT_MODES = [
+    "navembed:bm25",
+    "navembed:dense",
+    "navembed",
+    "navembed:dense+xref",
+    "navindex",
+    "inject",
+    "naive:bm25",
+    "naive:dense",
+]
 
 
 def check_mode(mode: str) -> str:

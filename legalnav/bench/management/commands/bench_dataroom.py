@@ -9,7 +9,12 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from legalnav.bench import dataroombench
-from legalnav.bench.management.commands.bench_load import _services, argparse_hidden
+from legalnav.bench.management.commands.bench_load import (
+    _services,
+    add_stack_arguments,
+    quiet_http_log,
+    write_prepared,
+)
 
 
 class Command(BaseCommand):
@@ -29,26 +34,15 @@ class Command(BaseCommand):
             "--workers", type=int, nargs="+", default=[1, 2], help="scaled: Celery workers"
         )
         parser.add_argument("--settle", type=float, default=7200.0, help="the longest fill")
-        parser.add_argument(
-            "--postgres-url",
-            default="postgres://postgres@127.0.0.1:5432/postgres",
-            help="a server where a fresh database is made for each scaled run",
-        )
-        parser.add_argument("--redis-url", default="", help="default: a private redis-server")
-        parser.add_argument("--json", action="store_true")
-        parser.add_argument("--prepare", type=int, default=0, help=argparse_hidden())
+        add_stack_arguments(parser)
 
     def handle(self, *args: object, **opts: Any) -> None:
         if opts["prepare"]:
-            try:
-                world = dataroombench.prepare(int(opts["prepare"]), int(opts["unique"]))
-            except RuntimeError as exc:
-                raise CommandError(str(exc)) from None
-            self.stdout.write(json.dumps(world))
+            write_prepared(
+                self, lambda: dataroombench.prepare(int(opts["prepare"]), int(opts["unique"]))
+            )
             return
-        import logging
-
-        logging.getLogger("httpx").setLevel(logging.WARNING)
+        quiet_http_log()
         runs = []
         if opts["setup"] in ("embedded", "both"):
             runs.append(("embedded", 0))

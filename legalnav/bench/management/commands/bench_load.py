@@ -10,11 +10,14 @@ two figures that must be 0: jobs stuck and jobs lost. See legalnav.bench.loadben
 
 from __future__ import annotations
 
+import argparse
 import json
+import logging
 import shutil
 import subprocess
 import tempfile
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,31 +35,18 @@ class Command(BaseCommand):
         parser.add_argument("--seconds", type=float, default=60.0)
         parser.add_argument("--settle", type=float, default=240.0, help="wait for the last jobs")
         parser.add_argument(
-            "--postgres-url",
-            default="postgres://postgres@127.0.0.1:5432/postgres",
-            help="a server where a fresh database is made for each scaled run",
-        )
-        parser.add_argument("--redis-url", default="", help="default: a private redis-server")
-        parser.add_argument("--json", action="store_true")
-        parser.add_argument(
             "--dataroom",
             action="store_true",
             help="instead: upload the CUAD + EDGAR data room as one zip and time it until every "
             "document has ended (legalnav.bench.uploadbench; --settle bounds the wait)",
         )
-        parser.add_argument("--prepare", type=int, default=0, help=argparse_hidden())
+        add_stack_arguments(parser)
 
     def handle(self, *args: object, **opts: Any) -> None:
         if opts["prepare"]:
-            try:
-                world = loadbench.prepare(int(opts["prepare"]))
-            except RuntimeError as exc:
-                raise CommandError(str(exc)) from None
-            self.stdout.write(json.dumps(world))
+            write_prepared(self, lambda: loadbench.prepare(int(opts["prepare"])))
             return
-        import logging
-
-        logging.getLogger("httpx").setLevel(logging.WARNING)
+        quiet_http_log()
         setups = ["embedded", "scaled"] if opts["setup"] == "both" else [opts["setup"]]
         if opts["dataroom"]:
             self._dataroom(setups, opts)
@@ -105,10 +95,32 @@ class Command(BaseCommand):
             raise CommandError("documents were stuck (must be 0)")
 
 
-def argparse_hidden() -> str:
-    import argparse
+def add_stack_arguments(parser: CommandParser) -> None:
+    """The options of a bench that starts whole stacks: where a scaled run gets its PostgreSQL
+    and Redis, ``--json``, and the hidden ``--prepare N`` the bench runs inside a stack."""
+    parser.add_argument(
+        "--postgres-url",
+        default="postgres://postgres@127.0.0.1:5432/postgres",
+        help="a server where a fresh database is made for each scaled run",
+    )
+    parser.add_argument("--redis-url", default="", help="default: a private redis-server")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--prepare", type=int, default=0, help=argparse.SUPPRESS)
 
-    return argparse.SUPPRESS
+
+def write_prepared(command: BaseCommand, prepare: Callable[[], object]) -> None:
+    """``--prepare``: make the bench's data in the stack's database and print it as JSON for the
+    bench (``loadbench.stack_json``) to read; a refusal is the command's error."""
+    try:
+        world = prepare()
+    except RuntimeError as exc:
+        raise CommandError(str(exc)) from None
+    command.stdout.write(json.dumps(world))
+
+
+def quiet_http_log() -> None:
+    """Keep httpx's line for every request out of the bench's output."""
+    logging.getLogger("httpx").setLevel(logging.WARNING)
 
 
 def _line(r: dict[str, Any]) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import resource
 import statistics
 import tempfile
 import time
@@ -15,6 +14,7 @@ import numpy as np
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from legalnav.bench import bench
 from legalnav.retrieval.embeddings import get_embedder
 from legalnav.retrieval.engine import (
     DENSE_FULL_LIMIT,
@@ -26,26 +26,12 @@ from legalnav.retrieval.engine import (
 )
 from legalnav.retrieval.index import IndexCache
 
+# The speed bench's sixteen contract questions and four more.
 QUESTIONS = [
-    "Which state's law governs the agreement?",
-    "Can a party assign the agreement without consent?",
-    "How can the agreement be terminated for convenience?",
-    "What is the term of the agreement and how is it renewed?",
-    "What notice period applies to termination?",
-    "Is there a cap on liability?",
-    "Are consequential damages excluded?",
-    "What are the confidentiality obligations?",
-    "Who are the parties to the agreement?",
-    "When is the agreement effective?",
-    "What fees or payments are due and when?",
-    "What interest rate applies to overdue amounts?",
-    "What are the events of default?",
-    "What conditions must be satisfied before closing?",
+    *bench.QUESTIONS,
     "Is there a non-compete or non-solicitation covenant?",
     "What insurance must be maintained?",
-    "How are disputes resolved?",
     "What representations and warranties are given?",
-    "What indemnification obligations exist?",
     "How are notices delivered?",
 ]
 MODES = ["navembed:bm25", "navembed:dense", "navembed", "navindex", "inject"]
@@ -70,11 +56,6 @@ def _edge_search(corpus: Corpus) -> tuple[VectorSearch, object]:
         return [(h.id, h.score) for h in store.search("bench", vector, limit=limit)]
 
     return search, store
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _paths(files: list[object]) -> list[Path]:
@@ -226,12 +207,12 @@ class Command(BaseCommand):
                 "model": embedder.name,
             },
             "latency_ms": {
-                m: {"p50": round(statistics.median(v), 2), "p95": round(_pct(v, 0.95), 2)}
+                m: {"p50": round(statistics.median(v), 2), "p95": bench.percentile(v, 0.95)}
                 for m, v in latency.items()
             },
             "payload_chars_median": {m: int(statistics.median(v)) for m, v in payload.items()},
             "vector_store": store_report,
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "peak_rss_mb": bench.peak_rss_mb(),
             "corpus_sha": hashlib.sha256("".join(d.sha256 for d in docs).encode()).hexdigest()[:12],
         }
         if opts["json"]:

@@ -23,18 +23,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from legalnav.evaluation import gold
 from legalnav.evaluation.actions import evaluation_retry, evaluation_start
 from legalnav.evaluation.models import EvaluationRun
+from legalnav.evaluation.runner import DEFAULT_MODES
 from legalnav.evaluation.services import EvaluationError, evaluation_run_execute
-
-DEFAULT_MODES = [
-    "navembed:bm25",
-    "navembed:dense",
-    "navembed",
-    "navembed:dense+xref",
-    "navindex",
-    "inject",
-    "naive:bm25",
-    "naive:dense",
-]
 
 
 def _pair(raw: str) -> tuple[str, str]:
