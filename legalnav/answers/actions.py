@@ -12,8 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import PermissionDenied
-
 from legalnav.answers.memo import Memo, memo_render
 from legalnav.answers.models import Question
 from legalnav.answers.services import MAX_QUESTION_CHARS as MAX_QUESTION_CHARS  # for the doors
@@ -32,8 +30,9 @@ from legalnav.core.limits import (
     limit_take,
     subjects_of,
 )
+from legalnav.core.users import actor_name
 from legalnav.matters import audit
-from legalnav.matters.access import Action, can, require_open
+from legalnav.matters.access import require_open, require_starter_or_editor
 from legalnav.matters.audit import audit_action
 from legalnav.matters.models import AuditEvent, Matter
 
@@ -157,10 +156,13 @@ def question_retry(*, matter: Matter, user: User, query: Question, via: str) -> 
 def question_cancel(*, matter: Matter, user: User, query: Question, via: str) -> bool:
     """Cancel a queued or running question: its asker may, and so may an editor or owner of
     the matter (a viewer cannot stop other people's questions). False when it had ended."""
-    asker = query.asked_by_id is not None and query.asked_by_id == getattr(user, "pk", None)
-    if not asker and not can(user=user, matter=matter, action=Action.EDIT):
-        raise PermissionDenied("Only the person who asked, or an editor, can cancel a question.")
-    name = getattr(user, "get_username", lambda: "")()
+    require_starter_or_editor(
+        user=user,
+        matter=matter,
+        started_by_id=query.asked_by_id,
+        refusal="Only the person who asked, or an editor, can cancel a question.",
+    )
+    name = actor_name(user)
     if not query_cancel(query=query, by=name):
         return False
     audit_action(matter, user, AuditEvent.Action.CANCELLED, _target(query), via, query_id=query.pk)

@@ -16,6 +16,7 @@ from django.utils.text import slugify
 
 from legalnav.answers import report, selectors
 from legalnav.answers.models import Question
+from legalnav.core.users import actor_name
 from legalnav.matters.models import Matter
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def memo_html(*, matter: Matter, query: Question, user: User) -> str:
         "provisions": selectors.memo_provisions(citations=citations),
         "cost": out.cost,
         "exported_at": timezone.now(),
-        "exported_by": getattr(user, "get_username", lambda: "")(),
+        "exported_by": actor_name(user),
     }
     return render_to_string("memo/memo.html", context)
 

@@ -20,6 +20,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 
 from legalnav.core.jobs import QueueUnavailable
+from legalnav.core.users import actor_name
 from legalnav.documents import services
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS, ExtractionError
@@ -270,7 +271,7 @@ def document_retry(*, document: Document, user: User, force: bool, via: str = "p
 
 def document_cancel(*, document: Document, user: User, via: str = "page") -> bool:
     """Cancel a queued, indexing or stalled document. False when it had already ended."""
-    name = getattr(user, "get_username", lambda: "")()
+    name = actor_name(user)
     if not services.document_cancel(document=document, by=name):
         return False
     audit_action(

@@ -26,6 +26,7 @@ from django.http import Http404
 
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
+from legalnav.core.users import actor_name
 from legalnav.evaluation.models import EvaluationRun
 from legalnav.evaluation.selectors import run_visible_to
 from legalnav.evaluation.services import (
@@ -52,10 +53,6 @@ def _target(run: EvaluationRun) -> str:
 def _may_act(user: User | None, run: EvaluationRun, via: str) -> None:
     if via != COMMAND and not run_visible_to(user=user, run=run):
         raise Http404("No such evaluation run.")
-
-
-def _username(user: User | None) -> str:
-    return str(getattr(user, "get_username", lambda: "")())
 
 
 def evaluation_start(
@@ -143,7 +140,7 @@ def evaluation_cancel(*, run: EvaluationRun, user: User | None, via: str) -> boo
     _may_act(user, run, via)
     with transaction.atomic():
         before = run.status
-        cancelled = evaluation_run_cancel(run=run, by=_username(user))
+        cancelled = evaluation_run_cancel(run=run, by=actor_name(user))
         if cancelled:
             _audit(run, user, AuditEvent.Action.CANCELLED, via, before=before)
     return cancelled

@@ -137,6 +137,22 @@ def can(
     return role is not None and action in ALLOWED.get(role, frozenset())
 
 
+def require_starter_or_editor(
+    *,
+    user: User | AnonymousUser,
+    matter: Matter,
+    started_by_id: int | None,
+    refusal: str,
+    role: str | None = None,
+) -> None:
+    """Let the person who started a job (asked the question, made the grid) stop it, and an
+    editor or owner of the matter; anyone else (a viewer) gets PermissionDenied(``refusal``)."""
+    if started_by_id is not None and started_by_id == getattr(user, "pk", None):
+        return
+    if not can(user=user, matter=matter, action=Action.EDIT, role=role):
+        raise PermissionDenied(refusal)
+
+
 def require(*, user: User | AnonymousUser, matter: Matter, action: Action) -> str:
     """The user's role if they may take ``action`` in a matter already loaded; otherwise the same
     refusal as ``matter_for``: Http404 for a non-member, PermissionDenied for a weak role.

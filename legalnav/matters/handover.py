@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+from legalnav.core.users import actor_name
 from legalnav.matters.models import AuditEvent, Matter, Membership
 
 if TYPE_CHECKING:
@@ -232,7 +233,7 @@ def _readme(
     counts: HandoverCounts,
     problems: list[str] | None = None,
 ) -> str:
-    who = getattr(user, "get_username", lambda: "")() or "a command"
+    who = actor_name(user) or "a command"
     lines = [
         f"Matter: {matter.name} (id {matter.pk}, {matter.get_status_display().lower()})",
         f"Exported from legalnav on {timezone.now():%Y-%m-%d %H:%M} UTC by {who}.",

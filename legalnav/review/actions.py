@@ -22,8 +22,9 @@ from legalnav.answers.actions import RateLimited, limit_require, limit_spent, sp
 from legalnav.core import jobs
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.core.limits import EXPORT, Limit, limit_refund
+from legalnav.core.users import actor_name
 from legalnav.matters import audit
-from legalnav.matters.access import Action, can, require
+from legalnav.matters.access import Action, require, require_starter_or_editor
 from legalnav.matters.audit import audit_action
 from legalnav.matters.models import AuditEvent, Matter
 from legalnav.review import exports, playbooks, services
@@ -129,10 +130,14 @@ def grid_cancel(*, matter: Matter, user: User, grid: Grid, via: str) -> bool:
     editor or owner. False when it had ended."""
     role = require(user=user, matter=matter, action=Action.ASK)
     _same_matter(matter, grid)
-    creator = grid.created_by_id is not None and grid.created_by_id == getattr(user, "pk", None)
-    if not creator and not can(user=user, matter=matter, action=Action.EDIT, role=role):
-        raise PermissionDenied("Only the person who made the grid, or an editor, can cancel it.")
-    name = getattr(user, "get_username", lambda: "")()
+    require_starter_or_editor(
+        user=user,
+        matter=matter,
+        started_by_id=grid.created_by_id,
+        refusal="Only the person who made the grid, or an editor, can cancel it.",
+        role=role,
+    )
+    name = actor_name(user)
     with transaction.atomic():
         if not services.grid_cancel(grid=grid, by=name):
             return False

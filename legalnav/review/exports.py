@@ -26,6 +26,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import slugify
 
+from legalnav.core.users import actor_name
 from legalnav.review import playbooks
 from legalnav.review.models import Cell, Grid, GridColumn, PlaybookRun
 from legalnav.review.selectors import grid_counts, grid_pages, grid_table
@@ -316,7 +317,7 @@ def grid_memo_html(grid: Grid, user: User) -> str:
             "counts": grid_counts(grid=grid),
             "deviations": deviations,
             "exported_at": timezone.now(),
-            "exported_by": getattr(user, "get_username", lambda: "")(),
+            "exported_by": actor_name(user),
         },
     )
 
