@@ -24,6 +24,7 @@ from legalnav.answers import citations, snapshots
 from legalnav.answers.models import Answer, Citation, Evidence, Question
 from legalnav.answers.offline import Provision, answer_offline
 from legalnav.core import jobs
+from legalnav.core.attributes import from_attributes
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
 from legalnav.llm import prompts
@@ -66,14 +67,7 @@ class Source:
 
     @classmethod
     def of(cls, doc: Document) -> Source:
-        return cls(
-            key=doc.key,
-            title=doc.title,
-            kind=doc.kind,
-            text=doc.text,
-            effective_date=doc.effective_date,
-            amends_key=doc.amends.key if doc.amends_id else None,
-        )
+        return from_attributes(cls, doc, amends_key=doc.amends.key if doc.amends_id else None)
 
     def prompt_document(self) -> prompts.PromptDocument:
         return prompts.PromptDocument(

@@ -20,6 +20,7 @@ from legalnav.answers import selectors
 from legalnav.answers.models import Answer, Citation, Question, ResearchEvidence, ResearchRun
 from legalnav.answers.routing import SIDE_CHOICE_OPENING
 from legalnav.core import jobs
+from legalnav.core.attributes import from_attributes
 from legalnav.documents.models import Document
 from legalnav.matters.models import Matter
 
@@ -362,34 +363,15 @@ def _stance_item(ev: ResearchEvidence) -> EvidenceItem:
 
 
 def _cost(panel: selectors.CostPanel) -> CostOut:
-    return CostOut(
+    return from_attributes(
+        CostOut,
+        panel,
         calls=len(panel.calls),
-        input_tokens=panel.input_tokens,
-        cache_write_tokens=panel.cache_write_tokens,
-        cache_read_tokens=panel.cache_read_tokens,
-        output_tokens=panel.output_tokens,
         dollars=dollars(panel.dollars),
-        estimated=panel.estimated,
-        token_footprint=panel.token_footprint,
-        context_tokens=panel.context_tokens,
-        payload_chars=panel.payload_chars,
-        inject_tokens=panel.inject_tokens,
         inject_dollars=dollars(panel.inject_dollars),
-        crossover_tokens=panel.crossover_tokens,
-        inject_cheaper=panel.inject_cheaper,
-        verdict=panel.verdict,
         ledger=[
-            LedgerCall(
-                purpose=c.purpose,
-                purpose_label=c.get_purpose_display(),
-                model=c.model,
-                status=c.status,
-                input_tokens=c.input_tokens,
-                cache_write_tokens=c.cache_write_tokens,
-                cache_read_tokens=c.cache_read_tokens,
-                output_tokens=c.output_tokens,
-                latency_ms=c.latency_ms,
-                dollars=dollars(c.dollars),
+            from_attributes(
+                LedgerCall, c, purpose_label=c.get_purpose_display(), dollars=dollars(c.dollars)
             )
             for c in panel.calls
         ],

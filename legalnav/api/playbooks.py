@@ -16,6 +16,7 @@ from legalnav.api.grids import grid_refusals, rejected
 from legalnav.api.schemas import CleanStr, Id, Paged, PageParams
 from legalnav.api.selectors import matter_access
 from legalnav.api.writes import writes
+from legalnav.core.attributes import from_attributes
 from legalnav.matters.access import Action
 from legalnav.review import actions, playbooks, selectors
 from legalnav.review.actions import GridRejected
@@ -167,15 +168,7 @@ def _positions(stored: list[dict[str, Any]]) -> list[PositionOut]:
 
 
 def playbook_out(p: Playbook) -> PlaybookOut:
-    return PlaybookOut(
-        id=p.pk,
-        name=p.name,
-        description=p.description,
-        version=p.version,
-        archived=p.archived,
-        positions=_positions(p.positions),
-        updated_at=p.updated_at,
-    )
+    return from_attributes(PlaybookOut, p, positions=_positions(p.positions))
 
 
 def run_out(run: PlaybookRun) -> RunOut:

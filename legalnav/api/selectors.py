@@ -17,6 +17,7 @@ from legalnav.answers.models import Question
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, not_found, parse_id
 from legalnav.core import jobs
+from legalnav.core.attributes import from_attributes
 from legalnav.documents import navindex
 from legalnav.documents import selectors as document_selectors
 from legalnav.documents.actions import document_write_navindex, navindex_dir
@@ -147,29 +148,12 @@ def document_out(doc: Document) -> schemas.DocumentOut:
     error = None
     if doc.status == Document.Status.FAILED or doc.error_code:
         error = schemas.DocumentError(code=doc.error_code, message=doc.error_message)
-    return schemas.DocumentOut(
-        id=doc.pk,
-        key=doc.key,
-        matter_id=doc.matter_id,
-        title=doc.title,
-        kind=doc.kind,
-        effective_date=doc.effective_date,
-        amends_id=doc.amends_id,
-        original_filename=doc.original_filename,
-        folder=doc.folder,
+    return from_attributes(
+        schemas.DocumentOut,
+        doc,
         link_proposal=_link_out(doc.link_proposal),
-        size_bytes=doc.size_bytes,
-        media_type=doc.media_type,
-        status=doc.status,  # type: ignore[arg-type]
-        progress=doc.progress,
-        progress_note=doc.progress_note,
         error=error,
-        node_count=doc.node_count,
-        attempts=doc.attempts,
         stale=jobs.is_stale(jobs.spec_for("document"), doc),
-        created_at=doc.created_at,
-        updated_at=doc.updated_at,
-        indexed_at=doc.indexed_at,
     )
 
 
@@ -202,16 +186,7 @@ def node_tree(*, user: User | AnonymousUser, document_id: object) -> schemas.Nod
     def branch(n: Node) -> schemas.TreeNode:
         nonlocal count
         count += 1
-        return schemas.TreeNode(
-            node_id=n.node_id,
-            kind=n.kind,
-            ref=n.ref,
-            heading=n.heading,
-            level=n.level,
-            flags=_flags(n),
-            text_length=n.text_length,
-            children=[],
-        )
+        return from_attributes(schemas.TreeNode, n, flags=_flags(n), children=[])
 
     roots = document_selectors.node_tree(document=doc, make=branch, fields=_TREE_FIELDS)
     return schemas.NodeTree(document=document_ref(doc), node_count=count, nodes=roots)
@@ -507,33 +482,9 @@ def cost_ledger(
     return schemas.CostLedger.of(
         params,
         count,
-        [
-            schemas.LedgerRow(
-                id=c.pk,
-                created_at=c.created_at,
-                provider=c.provider,
-                model=c.model,
-                purpose=c.purpose,
-                status=c.status,
-                query_id=c.query_id,
-                attempts=c.attempts,
-                input_tokens=c.input_tokens,
-                cache_write_tokens=c.cache_write_tokens,
-                cache_read_tokens=c.cache_read_tokens,
-                output_tokens=c.output_tokens,
-                estimated=c.estimated,
-                latency_ms=c.latency_ms,
-                dollars=_dollars(c.dollars),
-            )
-            for c in rows
-        ],
+        [from_attributes(schemas.LedgerRow, c, dollars=_dollars(c.dollars)) for c in rows],
+        # the summed tokens (``LLMCallQuerySet.totals``), with the rows counted
         totals=schemas.LedgerTotals(
-            calls=count,
-            input_tokens=totals["input_tokens"],
-            cache_write_tokens=totals["cache_write_tokens"],
-            cache_read_tokens=totals["cache_read_tokens"],
-            output_tokens=totals["output_tokens"],
-            token_footprint=totals["token_footprint"],
-            dollars=_dollars(totals["dollars"]),
+            **{**totals, "calls": count, "dollars": _dollars(totals["dollars"])}
         ),
     )
