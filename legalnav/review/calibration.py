@@ -5,233 +5,252 @@ models fitted on the 40 CUAD dev contracts (every tenth contract in name order) 
 41 preset columns, with L2 penalty 3.0 on standardised features (cue patterns on their
 own scale). Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    cross-validated (5 folds by contract): typed_right 0.869, dates_right 0.827, parties_right 0.846, durations_right 0.899, jurisdiction_right 0.950, yes_no_accuracy 0.879, yes_f1_pooled 0.789, yes_f1_mean 0.705, aupr_mean 0.563, aupr_pooled 0.706
-    in-sample (fitted and scored on the same contracts): typed_right 0.903, dates_right 0.864, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.975, yes_no_accuracy 0.879, yes_f1_pooled 0.789, yes_f1_mean 0.705, aupr_mean 0.600, aupr_pooled 0.729
+    cross-validated (5 folds by contract): typed_right 0.884, dates_right 0.827, parties_right 0.846, durations_right 0.937, jurisdiction_right 0.975, yes_no_accuracy 0.884, yes_f1_pooled 0.796, yes_f1_mean 0.714, aupr_mean 0.586, aupr_pooled 0.706
+    in-sample (fitted and scored on the same contracts): typed_right 0.903, dates_right 0.864, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.975, yes_no_accuracy 0.884, yes_f1_pooled 0.796, yes_f1_mean 0.714, aupr_mean 0.606, aupr_pooled 0.730
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -6.4968,  # bias
-    0.6737,  # cos
-    -4.1082,  # cos_gap
-    -0.2387,  # lex_rel
-    0.2878,  # fused_rank
-    0.2374,  # unit_lex
-    0.3340,  # unit_lex_rel
-    0.6643,  # cues
-    0.6397,  # cue_any
-    1.2032,  # extracted
-    0.5223,  # opening
+    -6.5198,  # bias
+    0.7239,  # cos
+    -4.1392,  # cos_gap
+    -0.2327,  # lex_rel
+    0.2825,  # fused_rank
+    0.2363,  # unit_lex
+    0.2941,  # unit_lex_rel
+    0.7656,  # cues
+    0.5515,  # cue_any
+    1.2047,  # extracted
+    0.5290,  # opening
     0.0000,  # cued_column
-    0.7363,  # first_units
-    1.7671,  # unit_cos
-    3.9716,  # unit_cos_gap
-    4.0834,  # topic
+    0.7388,  # first_units
+    1.7994,  # unit_cos
+    3.9656,  # unit_cos_gap
+    4.0673,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
     "Document Name": (
-        -0.8234,
-        -0.6182,
+        -0.8430,
+        -0.6433,
     ),
     "Parties": (
-        0.5333,
-        -1.5441,
-        0.0383,
+        0.4928,
+        -1.5682,
+        0.0246,
     ),
     "Agreement Date": (
-        -0.6144,
-        0.0727,
+        -0.6262,
+        0.0525,
     ),
     "Effective Date": (
-        -1.1636,
-        0.0631,
-        -0.8348,
+        -1.1705,
+        0.0478,
+        -0.8561,
     ),
     "Expiration Date": (
-        -0.5417,
-        -0.3343,
-        0.0856,
-        -1.1564,
+        -0.5512,
+        -0.3518,
+        0.0814,
+        -1.1734,
     ),
     "Renewal Term": (
-        -0.0064,
-        0.2437,
-        -0.2054,
-        0.3537,
+        -0.0042,
+        0.2338,
+        -0.2050,
+        0.3418,
     ),
     "Notice Period To Terminate Renewal": (
-        0.2065,
-        0.4539,
-        -0.1118,
+        0.2082,
+        0.4553,
+        -0.1107,
     ),
     "Governing Law": (
-        -0.3345,
-        -0.1389,
-        -1.0217,
-        -0.3658,
+        -0.3705,
+        -0.1870,
+        -1.0548,
+        -0.4004,
     ),
     "Most Favored Nation": (
-        -0.0051,
-        -0.0217,
+        -0.0050,
+        -0.0216,
+        0.0000,
+        0.2804,
+        0.2795,
+        0.0000,
+        0.0000,
         0.0000,
     ),
     "Competitive Restriction Exception": (
-        0.3918,
-        0.5271,
+        0.3875,
+        0.5213,
     ),
     "Non-Compete": (
-        0.7222,
-        0.5081,
-        0.0011,
+        0.7182,
+        0.5059,
+        0.0085,
+        0.0000,
+        0.0000,
     ),
     "Exclusivity": (
-        -0.1405,
+        -0.1323,
         0.0000,
-        -0.2288,
+        -0.2289,
     ),
     "No-Solicit Of Customers": (
-        0.7307,
+        0.7333,
         0.0000,
     ),
     "No-Solicit Of Employees": (
-        -0.3612,
-        0.1223,
+        -0.3571,
+        0.1210,
     ),
     "Non-Disparagement": (
-        0.1343,
+        0.1349,
         0.0000,
     ),
     "Termination For Convenience": (
-        0.0058,
-        -0.2574,
-        -0.3685,
-        -0.0442,
+        0.0054,
+        -0.2589,
+        -0.3686,
+        -0.0518,
     ),
     "Rofr/Rofo/Rofn": (
-        0.1884,
-        0.2892,
-        -0.0066,
+        0.1719,
+        0.2900,
+        -0.0067,
+        0.1300,
+        -0.1052,
     ),
     "Change Of Control": (
-        0.2227,
-        0.3993,
-        -0.4745,
+        0.2071,
+        0.3835,
+        -0.4949,
     ),
     "Anti-Assignment": (
-        0.1745,
-        0.3571,
-        -0.3800,
+        0.1409,
+        0.3358,
+        -0.4011,
     ),
     "Revenue/Profit Sharing": (
-        -0.6589,
-        0.1113,
+        -0.6633,
+        0.1131,
         0.0000,
-        -0.6673,
+        -0.6694,
     ),
     "Price Restrictions": (
-        -0.0173,
+        -0.0174,
+        0.0000,
+        0.0000,
         0.0000,
     ),
     "Minimum Commitment": (
-        0.4942,
+        0.2938,
         0.0000,
+        -0.1691,
+        0.4264,
     ),
     "Volume Restriction": (
-        -0.0090,
+        -0.0091,
         0.0000,
     ),
     "Ip Ownership Assignment": (
-        0.3166,
-        -0.0555,
-        0.1812,
+        0.3158,
+        -0.0552,
+        0.1829,
     ),
     "Joint Ip Ownership": (
-        0.3016,
-        0.2369,
-        -0.0215,
+        0.3019,
+        0.2345,
+        -0.0220,
     ),
     "License Grant": (
-        0.4415,
-        0.1757,
+        0.4311,
+        0.1478,
     ),
     "Non-Transferable License": (
-        0.5051,
-        0.0901,
-        0.0692,
+        0.5022,
+        0.0800,
+        0.0604,
+        0.0000,
+        0.3081,
+        0.0000,
+        0.0000,
     ),
     "Affiliate License-Licensor": (
-        0.4364,
+        0.4325,
         0.0000,
     ),
     "Affiliate License-Licensee": (
-        0.1552,
+        0.1562,
         0.0000,
     ),
     "Unlimited/All-You-Can-Eat-License": (
-        0.2837,
+        0.2848,
         0.0000,
-        -0.0468,
     ),
     "Irrevocable Or Perpetual License": (
-        0.8286,
-        0.4978,
+        0.8208,
+        0.4878,
     ),
     "Source Code Escrow": (
-        -0.0690,
-        -0.2391,
+        -0.0885,
+        -0.2598,
     ),
     "Post-Termination Services": (
-        -0.6196,
-        -1.0197,
-        0.2094,
-        0.3249,
+        -0.6300,
+        -1.0240,
+        0.2068,
+        0.3176,
     ),
     "Audit Rights": (
-        0.2726,
-        -0.0896,
-        0.1577,
+        0.2704,
+        -0.1016,
+        0.1495,
     ),
     "Uncapped Liability": (
-        0.1309,
-        -0.2316,
-        -0.0077,
+        0.1310,
+        -0.2309,
+        -0.0075,
     ),
     "Cap On Liability": (
-        0.7481,
-        0.0972,
-        0.0345,
-        -0.1802,
+        0.7379,
+        0.0906,
+        0.0300,
+        -0.1837,
     ),
     "Liquidated Damages": (
         0.0000,
-        0.4183,
+        0.4199,
         0.0000,
     ),
     "Warranty Duration": (
-        0.5309,
+        0.5313,
         0.0000,
     ),
     "Insurance": (
-        0.0061,
-        0.1949,
-        0.1040,
+        0.0094,
+        0.1797,
+        0.0729,
     ),
     "Covenant Not To Sue": (
-        0.3252,
+        0.1927,
         0.0000,
-        -0.0107,
+        -0.0106,
+        -0.1441,
+        0.0988,
+        0.0000,
     ),
     "Third Party Beneficiary": (
-        0.6815,
+        0.6795,
         0.0000,
-        -0.0521,
+        -0.0555,
     ),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (0.4878, 0.9390, 0.0841)
+CELL_WEIGHTS: tuple[float, ...] = (0.5035, 0.9426, 0.0902)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
 NOT_FOUND_BELOW = 0.04
@@ -283,18 +302,18 @@ COLUMN_PRIORS: dict[str, float] = {
 # that makes most values right on the fitting contracts (evaluation/grid_fit.py).
 COLUMN_THRESHOLDS: dict[str, float] = {
     "Agreement Date": 0.0000,
-    "Agreement Date (no value)": 0.7669,
+    "Agreement Date (no value)": 0.8221,
     "Effective Date": 0.0000,
-    "Effective Date (no value)": 0.5678,
-    "Expiration Date": 0.7375,
-    "Expiration Date (no value)": 1.0100,
+    "Effective Date (no value)": 0.5723,
+    "Expiration Date": 0.7406,
+    "Expiration Date (no value)": 0.8603,
     "Governing Law": 0.0000,
     "Governing Law (no value)": 1.0100,
-    "Notice Period To Terminate Renewal": 0.4345,
+    "Notice Period To Terminate Renewal": 0.0699,
     "Notice Period To Terminate Renewal (no value)": 0.0000,
     "Parties": 0.0000,
     "Parties (no value)": 0.0000,
-    "Renewal Term": 0.1497,
+    "Renewal Term": 0.1487,
     "Renewal Term (no value)": 0.0000,
 }
 # Per yes/no preset column, the confidence below which its cell says "No" (its

@@ -140,7 +140,12 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "A most-favoured-customer promise: if better prices or terms are offered to someone "
         "else, they must be offered to the counterparty too.",
         r"\bmost[- ]favou?red\b",
-        r"\b(?:no less|not less|at least as) favou?rable\b",
+        r"\b(?:no|not(?: be)?) less favou?rabl[ey]\b",
+        r"\bat least as favou?rabl[ey]\b",
+        r"\bmost favou?rable\b",
+        r"\bmore favou?rable\b.{0,80}\bthan\b",
+        r"\b(?:higher|greater) (?:fees?|prices?|rates?) than\b",
+        r"\bpreferred pricing\b",
         r"\b(?:lower|better|more favou?rable) (?:price|terms?)\b.{0,80}\b(?:third part|other customer|any other)",
     ),
     _c(
@@ -163,6 +168,8 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\bnon-?compet",
         r"\b(?:shall|will) not\b.{0,80}\bcompet",
         r"\bcompeting (?:product|business|service)s?\b",
+        r"\b(?:shall|will) not\b.{0,60}\b(?:participate|engage|research|develop|commerciali[sz]e|carry on|be engaged)\b.{0,80}\b(?:similar|compet|any other (?:trade|business))",
+        r"\bnot (?:to )?(?:represent|sell|distribute|carry)\b.{0,60}\bcompetitive\b",
     ),
     _c(
         "Exclusivity",
@@ -220,6 +227,8 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\bright of first (?:refusal|offer|negotiation)\b",
         r"\bfirst (?:right|option) to\b",
         r"\b(?:right|option) to (?:match|negotiate)\b",
+        r"\bfirst (?:right|option) of (?:refusal|offer|negotiation)\b",
+        r"\bright of (?:first )?negotiation\b",
     ),
     _c(
         "Change Of Control",
@@ -259,6 +268,8 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "change for a period.",
         r"\bprice (?:increase|change|adjustment)s?\b",
         r"\b(?:shall|may) not (?:increase|raise|reduce|change) (?:the )?price",
+        r"\b(?:may|shall|will) not (?:be )?(?:increase|raise|adjust)\w*\b.{0,60}\b(?:more (?:than|often)|by more|in excess)",
+        r"\b(?:rate|price|fee)s? (?:may|shall|will) not increase\b",
     ),
     _c(
         "Minimum Commitment",
@@ -267,6 +278,8 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "Minimum order quantities, purchase commitments or minimum payments per period.",
         r"\bminimum (?:purchase|order|quantit|volume|annual|commitment|royalt|payment|sales)",
         r"\b(?:purchase|order) (?:at least|no less than|not less than)\b",
+        r"\bminimum (?:\w+ ){1,2}(?:purchase|order|quantit|volume|commitment|royalt|payment|sales|fees?|amount|number|requirement|target|guarantee)",
+        r"\b(?:guaranteed minimum|annual (?:minimum|guarantee))\b",
     ),
     _c(
         "Volume Restriction",
@@ -310,9 +323,13 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "Is a licensee barred from transferring or sublicensing the licence granted?",
         "A licence stated to be non-transferable or non-assignable, or whose transfer needs "
         "consent.",
-        r"\bnon-?transferable\b",
+        r"\bnon-?transferr?able\b",
         r"\bnon-?assignable\b",
         r"\bnon-?sublicens",
+        r"\b(?:no|not have any|no other) right to (?:grant )?sub-?licen[cs]",
+        r"\bwithout the right to (?:grant )?sub-?licen",
+        r"\bmay not be sold or transferred\b",
+        r"\bpersonal, non-?exclusive\b",
     ),
     _c(
         "Affiliate License-Licensor",
@@ -339,7 +356,6 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "An enterprise-wide or unlimited-use licence, not counted per seat, copy or unit.",
         r"\bunlimited\b",
         r"\benterprise[- ]wide\b",
-        r"\bany number of\b",
     ),
     _c(
         "Irrevocable Or Perpetual License",
@@ -435,6 +451,9 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\b(?:not|never)\b.{0,60}\b(?:contest|challenge|dispute)\b.{0,80}\b(?:validity|ownership|title)",
         r"\bcovenant not to sue\b",
         r"\b(?:shall|will) not (?:sue|bring (?:any )?(?:action|claim))",
+        r"\b(?:acknowledges?|admits?|recogni[sz]es?)\b.{0,60}\b(?:exclusive )?(?:right, title|ownership|owns)\b",
+        r"\bnot\b.{0,80}\b(?:attack|contest|challenge|impair|adversely affect)\b.{0,60}\b(?:validity|title|rights?|ownership)",
+        r"\bshall not (?:in any manner )?represent that it (?:has|owns)\b",
     ),
     _c(
         "Third Party Beneficiary",

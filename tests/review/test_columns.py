@@ -60,3 +60,28 @@ def test_cues_compile_and_aliases_resolve():
 def test_a_column_refuses_an_unknown_type():
     with pytest.raises(ValueError, match="banana"):
         Column("x", "What?", "banana")
+
+
+@pytest.mark.parametrize(
+    "key, wording, cued",
+    [
+        # written for these cues from the 368 training contracts' misses, in our own words
+        ("Most Favored Nation", "the Reseller shall be treated no less favorably than others", True),
+        ("Most Favored Nation", "prices shall not be less favourable than those it offers", True),
+        ("Most Favored Nation", "Client will not be charged a higher fee than other clients", True),
+        ("Price Restrictions", "rates may not increase by more than ten percent (10%)", True),
+        ("Price Restrictions", "the price may be adjusted from time to time", False),
+        ("Non-Transferable License", "a worldwide, non-transferrable licence", True),
+        ("Non-Transferable License", "the Licensee has no right to sublicense the Marks", True),
+        ("Rofr/Rofo/Rofn", "a first option of negotiation for any new product", True),
+        ("Minimum Commitment", "the minimum annual purchase requirement in Schedule B", True),
+        ("Covenant Not To Sue", "Licensee will not contest the validity of the Marks", True),
+        # "any number of" read most contracts as an unlimited licence (63 without one)
+        ("Unlimited/All-You-Can-Eat-License", "any number of counterparts", False),
+        ("Unlimited/All-You-Can-Eat-License", "an unlimited number of seats", True),
+    ],
+)
+def test_yes_no_cues_read_the_wording_they_were_written_for(key, wording, cued):
+    column = preset_column(key)
+    assert column is not None
+    assert any(rx.search(wording) for rx in compiled_cues(column)) is cued
