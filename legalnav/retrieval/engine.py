@@ -253,6 +253,16 @@ class Corpus:
 
     # -- dense --
 
+    def embedded(self, row: int) -> np.ndarray | None:
+        """The passage's vector if this embedder has already computed it (None otherwise, and for
+        a passage left unembedded, whose vector is zero), without embedding anything."""
+        d, p = self.owner[row]
+        doc = self.docs[d]
+        if self.embedder is None or doc.vectors is None or doc.embedder != self.embedder.name:
+            return None
+        vector = doc.vectors[p]
+        return None if np.isnan(vector[0]) or not vector.any() else vector
+
     def ensure_vectors(self, rows: np.ndarray | None = None) -> None:
         """Embed the passages among ``rows`` (default: all) that have no vector yet. Vectors are
         kept on their documents and in the cache's passage-vector store, so each passage text is

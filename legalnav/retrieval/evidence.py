@@ -151,6 +151,14 @@ def unit_vectors(corpus, units: list[Unit]) -> np.ndarray:  # type: ignore[no-un
     keys = [passage_key("unit\n" + t) for t in texts]
     cache = corpus.cache.passages if corpus.cache is not None else None
     known = cache.get_many(embedder.name, keys, embedder.dimension) if cache is not None else {}
+    # A unit that is the whole of its passage reads as the passage did: the same text gives the
+    # passage's vector, computed when the document was indexed (about a sixth of a contract's
+    # units), so it is not embedded again.
+    for j, (u, key) in enumerate(zip(units, keys, strict=True)):
+        if key not in known and texts[j] == corpus.passage(u.row).indexed_text:
+            vector = corpus.embedded(u.row)
+            if vector is not None:
+                known[key] = vector
     todo = [j for j, key in enumerate(keys) if key not in known and key not in corpus.unit_memo]
     if todo:
         fresh = embedder.encode([texts[j] for j in todo])

@@ -232,7 +232,21 @@ def test_a_fill_embeds_only_the_candidate_units_in_one_batch_and_reads_as_with_a
         cells = fill.fill_document(text=text, retriever=retriever, columns=columns)
     finally:
         embedder.encode = real  # type: ignore[method-assign]
-    assert calls == [len(wanted)]  # one batch of the picked units; questions were embedded
+    corpus = retriever.corpus
+
+    def whole(u: int) -> bool:  # a unit that is all of its passage has the passage's vector
+        unit = view.units[u]
+        return (
+            f"{corpus.passage(unit.row).context}\n{unit.text}"
+            == corpus.passage(unit.row).indexed_text
+        )
+
+    assert any(whole(u) for u in wanted)
+    # one batch: the picked units, less those that are whole passages (questions were embedded)
+    assert calls == [len([u for u in wanted if not whole(u)])]
+    u = next(u for u in sorted(wanted) if whole(u))
+    row = view.units[u].row
+    assert np.allclose(fill.DocumentView(text, retriever).unit_rows([u])[0], corpus.embedded(row))
     view = fill.DocumentView(text, retriever)
     view.embed_units(range(len(view.units)))  # every unit, as the fill did before
     warm = fill.fill_document(text=text, retriever=retriever, columns=columns)
