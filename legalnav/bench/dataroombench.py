@@ -91,12 +91,31 @@ def prepare(documents: int, unique: int) -> dict[str, Any]:
     }
 
 
-def _progress(api: httpx.Client, matter: int, grid: int) -> dict[str, Any]:
-    """The grid's status and counts, as the API gives them to any client."""
-    got = api.get(f"/api/v1/matters/{matter}/grids/{grid}")
-    got.raise_for_status()
-    data = got.json()
-    return {k: data[k] for k in ("status", "cells_done", "cells_total", "error")}
+# How long the grid's progress may go unread (a restarting web worker, a 5xx under load) before
+# the benchmark gives up on the stack.
+PROGRESS_GRACE_S = 120.0
+
+
+def _progress(
+    api: httpx.Client, matter: int, grid: int, last: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The grid's status and counts, as the API gives them to any client. A poll that fails (a
+    connection error, a timeout, a 5xx) returns ``last`` and is tried again on the next call, as
+    a client would; only ``PROGRESS_GRACE_S`` of failures in a row stop the benchmark."""
+    failing_since = last.get("_failing_since") if last else None
+    try:
+        got = api.get(f"/api/v1/matters/{matter}/grids/{grid}")
+        if got.status_code < 500:
+            got.raise_for_status()  # a 4xx is the benchmark's own mistake: stop at once
+            data = got.json()
+            return {k: data[k] for k in ("status", "cells_done", "cells_total", "error")}
+        problem = f"HTTP {got.status_code}"
+    except (httpx.TransportError, ValueError) as exc:
+        problem = exc.__class__.__name__
+    now = time.monotonic()
+    if last is None or (failing_since is not None and now - failing_since > PROGRESS_GRACE_S):
+        raise RuntimeError(f"the grid's progress could not be read: {problem}")
+    return {**last, "_failing_since": failing_since if failing_since is not None else now}
 
 
 def _jobs(env: dict[str, str], grid: int) -> dict[str, Any]:
@@ -198,7 +217,7 @@ def run(
                 victim.start()
                 killed += f", restarted at {time.monotonic() - started:.0f} s"
             time.sleep(1)
-            state = _progress(api, matter, grid)
+            state = _progress(api, matter, grid, state)
         fill_s = time.monotonic() - started
         state = _jobs(stack.env, grid)  # and its chunks, once it has ended
         watcher.done.set()

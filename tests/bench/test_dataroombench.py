@@ -3,6 +3,7 @@ each a document of its own (not recorded as a copy), all indexed, with a member 
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
@@ -40,3 +41,26 @@ def test_prepare_refuses_outside_a_benchmark_stack(monkeypatch, command):
 def test_the_stack_marks_its_processes_as_a_benchmark_stack(tmp_path):
     stack = loadbench.Stack("embedded", tmp_path, say=print)
     assert stack._base_env()[loadbench.BENCH_STACK_ENV] == "1"
+
+
+def test_progress_rides_out_a_failed_poll_but_not_a_long_outage(monkeypatch):
+    replies = iter([503, 200, "drop", 404])
+    body = {"status": "running", "cells_done": 7, "cells_total": 41, "error": ""}
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        code = next(replies)
+        if code == "drop":
+            raise httpx.ConnectError("refused", request=request)
+        return httpx.Response(code, json=body if code == 200 else {"detail": "no"})
+
+    api = httpx.Client(transport=httpx.MockTransport(answer), base_url="http://bench")
+    last = {"status": "running", "cells_done": 3, "cells_total": 41, "error": ""}
+    kept = dataroombench._progress(api, 1, 2, last)  # a 503: the last state, marked failing
+    assert kept["cells_done"] == 3 and "_failing_since" in kept
+    fresh = dataroombench._progress(api, 1, 2, kept)
+    assert fresh == body  # read again: the failure mark is gone
+    monkeypatch.setattr(dataroombench, "PROGRESS_GRACE_S", -1.0)
+    with pytest.raises(RuntimeError, match="ConnectError"):
+        dataroombench._progress(api, 1, 2, {**fresh, "_failing_since": 0.0})
+    with pytest.raises(httpx.HTTPStatusError):  # a 4xx is not transient
+        dataroombench._progress(api, 1, 2, fresh)
