@@ -64,3 +64,29 @@ def test_progress_rides_out_a_failed_poll_but_not_a_long_outage(monkeypatch):
         dataroombench._progress(api, 1, 2, {**fresh, "_failing_since": 0.0})
     with pytest.raises(httpx.HTTPStatusError):  # a 4xx is not transient
         dataroombench._progress(api, 1, 2, fresh)
+
+
+def test_load_bench_times_each_kind_of_request_and_names_the_slowest():
+    from legalnav.bench.management.commands.bench_load import _line
+
+    tally = loadbench.Tally(seconds=60)
+    tally.timed("page", 120.0, 200, "matter page")
+    tally.timed("page", 900.0, 200, "answer page")
+    tally.timed("api", 40.0, 503, "ask")
+    assert sorted(tally.by_request) == ["answer page", "ask", "matter page"]
+    assert tally.page_ms == [120.0, 900.0] and tally.api_ms == [40.0]
+    assert tally.errors == {"HTTP 503": 1} and tally.refused_503 == 1
+    slowest = max(tally.timeline)
+    assert slowest[0] == 900.0 and slowest[2] == "answer page"
+    report = {
+        "setup": "scaled", "users": 2, "requests": 3, "elapsed_s": 61.0,
+        "page_ms": {"p50": 510, "p95": 861}, "api_ms": {"p50": 40, "p95": 40},
+        "questions": {"asked": 1, "answered": 1, "failed": 0},
+        "documents": {"uploaded": 0, "indexed": 0, "failed": 0},
+        "stuck": 0, "lost": 0, "fault": "", "http_errors": {},
+        "by_request": {"answer page": {"p50": 900, "p95": 900, "n": 1}},
+        "slowest": [{"what": "answer page", "at_s": 1.5, "ms": 900}],
+    }  # fmt: skip
+    line = _line(report)
+    assert "answer page: p50 900 ms p95 900 ms (1)" in line
+    assert "slowest: answer page at 1.5 s 900 ms" in line

@@ -134,6 +134,16 @@ def _line(r: dict[str, Any]) -> str:
         f"stuck {r['stuck']} lost {r['lost']}"
         + (f" | {r['fault']}" if r["fault"] else "")
         + (f" | errors {r['http_errors']}" if r["http_errors"] else "")
+        + "".join(
+            f"\n           {what}: p50 {t['p50']} ms p95 {t['p95']} ms ({t['n']})"
+            for what, t in r.get("by_request", {}).items()
+        )
+        + (
+            "\n           slowest: "
+            + ", ".join(f"{s['what']} at {s['at_s']} s {s['ms']} ms" for s in r["slowest"][:5])
+            if r.get("slowest")
+            else ""
+        )
     )
 
 
