@@ -139,7 +139,7 @@ def _grid_context(
     matter: Matter, grid: Grid, which: str, page: object = 1, **extra: object
 ) -> dict[str, object]:
     table = selectors.grid_table(
-        grid=grid, which=which, page=page, per_page=selectors.ROWS_PER_PAGE
+        grid=grid, which=which, page=page, per_page=selectors.ROWS_PER_PAGE, page_fields=True
     )
     return {
         "matter": matter,
@@ -152,6 +152,7 @@ def _grid_context(
         "eta": selectors.eta_text(grid.eta_seconds),
         "filters": selectors.FILTERS,
         "formats": FORMATS,
+        **selectors.page_urls(grid),
         **extra,
     }
 
@@ -273,7 +274,7 @@ def cell_review(
         ctx.cell.amended_by = ctx.amended_by  # type: ignore[attr-defined]
         link = render_to_string(
             "review/grid.html#cell_link",
-            {"matter": matter, "grid": grid, "cell": ctx.cell, "oob": True},
+            {"grid": grid, "cell": ctx.cell, "oob": True, **selectors.page_urls(grid)},
             request,
         )
         counts = render_to_string(

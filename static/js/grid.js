@@ -80,9 +80,21 @@
     }
   }
 
+  // The table carries the URLs' common parts once; a cell carries its ids (a data room's page
+  // of 50 rows x 41 columns would otherwise repeat them 2,050 times).
+  function cellUrl(td) {
+    return td.closest("table").getAttribute("data-cells-url") + td.getAttribute("data-cell") + "/";
+  }
+
+  function readerUrl(td) {
+    var ref = td.getAttribute("data-ref");
+    return td.closest("table").getAttribute("data-documents-url") + td.getAttribute("data-doc") +
+      "/" + (ref ? "#" + ref : "");
+  }
+
   function review(td, status) {
     if (!window.htmx) return;
-    window.htmx.ajax("POST", td.getAttribute("data-review-url"), {
+    window.htmx.ajax("POST", cellUrl(td) + "review/", {
       source: td, target: "#provision-panel", swap: "innerHTML", values: { review: status }
     });
   }
@@ -136,7 +148,7 @@
         if (e.key === "c") review(td, "confirmed");
         else if (e.key === "u") review(td, "none");
         else if (e.key === "e") open(td, true);
-        else window.location.assign(td.getAttribute("data-reader-url"));
+        else window.location.assign(readerUrl(td));
         break;
       default: return;
     }
