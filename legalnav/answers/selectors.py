@@ -17,7 +17,6 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.db.models import F, QuerySet
 from django.db.models.functions import Substr
-from django.http import Http404
 
 from legalnav.answers import snapshots
 from legalnav.answers.citations import (
@@ -31,6 +30,7 @@ from legalnav.answers.citations import (
 )
 from legalnav.answers.core import CONTEXT_WINDOW_TOKENS
 from legalnav.answers.models import Answer, Citation, Evidence, Question
+from legalnav.core.lookup import row_or_404
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
 from legalnav.llm.models import LLMCall, totals_of
@@ -58,15 +58,12 @@ VERDICT_LABELS = {
 
 def query_get(*, matter: Matter, query_id: object) -> Question:
     """The question with its answer (if any) and who asked, only if it belongs to ``matter``."""
-    try:
-        pk = int(str(query_id))
-    except (TypeError, ValueError):
-        raise Http404("No such question.") from None
-    query = (
-        Question.objects.filter(matter=matter, pk=pk).select_related("answer", "asked_by").first()
+    query = row_or_404(
+        Question.objects.filter(matter=matter).select_related("answer", "asked_by"),
+        query_id,
+        "No such question.",
+        missing="No such question in this matter.",
     )
-    if query is None:
-        raise Http404("No such question in this matter.")
     query.matter = matter  # already loaded: the report asks its kind
     return query
 
@@ -581,19 +578,14 @@ def _from_snapshot(
 
 
 def citation_get(*, query: Question, citation_id: object) -> Citation:
-    try:
-        pk = int(str(citation_id))
-    except (TypeError, ValueError):
-        raise Http404("No such citation.") from None
-    citation = (
-        Citation.objects.filter(pk=pk, answer__question=query)
+    return row_or_404(
+        Citation.objects.filter(answer__question=query)
         .select_related("document", "node")
-        .defer("document__text")
-        .first()
+        .defer("document__text"),
+        citation_id,
+        "No such citation.",
+        missing="No such citation in this answer.",
     )
-    if citation is None:
-        raise Http404("No such citation in this answer.")
-    return citation
 
 
 def _resolve_node(citation: Citation) -> Node | None:

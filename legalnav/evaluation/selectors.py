@@ -16,6 +16,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.http import Http404
 
+from legalnav.core.lookup import row_or_404
 from legalnav.evaluation.models import EvaluationItem, EvaluationRun, EvaluationVerdict
 from legalnav.evaluation.services import primary_level
 from legalnav.matters.access import is_admin
@@ -47,14 +48,7 @@ def run_visible_to(*, user: User | AnonymousUser, run: EvaluationRun) -> bool:
 
 def run_get(*, user: User | AnonymousUser, run_id: object) -> EvaluationRun:
     """The run if the user may see it; Http404 otherwise (ids of others' runs do not leak)."""
-    try:
-        pk = int(str(run_id))
-    except (TypeError, ValueError):
-        raise Http404("No such evaluation run.") from None
-    run = runs_visible(user=user).filter(pk=pk).first()
-    if run is None:
-        raise Http404("No such evaluation run.")
-    return run
+    return row_or_404(runs_visible(user=user), run_id, "No such evaluation run.")
 
 
 # --- tables ----------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
+from legalnav.core.lookup import row_or_404
 from legalnav.matters.audit import audit_record
 from legalnav.matters.models import AuditEvent, Matter, Membership
 
@@ -205,12 +206,6 @@ def matter_for(
     malformed id, PermissionDenied for a member whose role does not allow the action.
 
     The matter comes back with ``user_role`` set, for templates and later checks."""
-    try:
-        pk = int(str(matter_id))
-    except (TypeError, ValueError):
-        raise Http404("No such matter.") from None
-    matter = Matter.objects.filter(pk=pk).first()
-    if matter is None:
-        raise Http404("No such matter.")
+    matter = row_or_404(Matter.objects.all(), matter_id, "No such matter.")
     matter.user_role = require(user=user, matter=matter, action=action)  # type: ignore[attr-defined]
     return matter

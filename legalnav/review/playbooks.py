@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
-from django.http import Http404
 from django.utils import timezone
 
+from legalnav.core.lookup import row_or_404
 from legalnav.documents.models import Document
 from legalnav.matters.models import Matter
 from legalnav.review import services
@@ -235,14 +235,7 @@ def playbook_list(*, include_archived: bool = False) -> QuerySet[Playbook]:
 
 
 def playbook_get(*, playbook_id: object) -> Playbook:
-    try:
-        pk = int(str(playbook_id))
-    except (TypeError, ValueError):
-        raise Http404("No such playbook.") from None
-    playbook = Playbook.objects.filter(pk=pk).first()
-    if playbook is None:
-        raise Http404("No such playbook.")
-    return playbook
+    return row_or_404(Playbook.objects.all(), playbook_id, "No such playbook.")
 
 
 # --- applying ---------------------------------------------------------------------------------
@@ -427,14 +420,7 @@ def run_list(*, matter: Matter) -> QuerySet[PlaybookRun]:
 
 
 def run_get(*, matter: Matter, run_id: object) -> PlaybookRun:
-    try:
-        pk = int(str(run_id))
-    except (TypeError, ValueError):
-        raise Http404("No such playbook run.") from None
-    run = run_list(matter=matter).filter(pk=pk).first()
-    if run is None:
-        raise Http404("No such playbook run.")
-    return run
+    return row_or_404(run_list(matter=matter), run_id, "No such playbook run.")
 
 
 @dataclass

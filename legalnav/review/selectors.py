@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Q, QuerySet
-from django.http import Http404
 from django.urls import reverse
 
 from legalnav.answers import snapshots
@@ -22,6 +21,7 @@ from legalnav.answers.selectors import (
     snapshot_lines,
 )
 from legalnav.core import jobs
+from legalnav.core.lookup import row_or_404
 from legalnav.documents.models import Document, Node
 from legalnav.matters.models import Matter
 from legalnav.review.columns import CUAD_COLUMNS, Column
@@ -69,14 +69,11 @@ def grid_list(*, matter: Matter) -> QuerySet[Grid]:
 
 
 def grid_get(*, matter: Matter, grid_id: object) -> Grid:
-    try:
-        pk = int(str(grid_id))
-    except (TypeError, ValueError):
-        raise Http404("No such review grid.") from None
-    grid = Grid.objects.filter(matter=matter, pk=pk).select_related("created_by").first()
-    if grid is None:
-        raise Http404("No such review grid.")
-    return grid
+    return row_or_404(
+        Grid.objects.filter(matter=matter).select_related("created_by"),
+        grid_id,
+        "No such review grid.",
+    )
 
 
 def grid_poll(*, grid: Grid) -> Grid:
@@ -89,30 +86,17 @@ def grid_stale(grid: Grid) -> bool:
 
 
 def cell_get(*, grid: Grid, cell_id: object) -> Cell:
-    try:
-        pk = int(str(cell_id))
-    except (TypeError, ValueError):
-        raise Http404("No such cell.") from None
-    cell = (
-        Cell.objects.filter(grid=grid, pk=pk)
+    return row_or_404(
+        Cell.objects.filter(grid=grid)
         .select_related("grid", "column", "document", "node", "reviewed_by")
-        .defer("document__text")
-        .first()
+        .defer("document__text"),
+        cell_id,
+        "No such cell.",
     )
-    if cell is None:
-        raise Http404("No such cell.")
-    return cell
 
 
 def column_get(*, grid: Grid, column_id: object) -> GridColumn:
-    try:
-        pk = int(str(column_id))
-    except (TypeError, ValueError):
-        raise Http404("No such column.") from None
-    column = GridColumn.objects.filter(grid=grid, pk=pk).first()
-    if column is None:
-        raise Http404("No such column.")
-    return column
+    return row_or_404(GridColumn.objects.filter(grid=grid), column_id, "No such column.")
 
 
 def cells_filtered(cells: QuerySet[Cell], which: str) -> QuerySet[Cell]:
