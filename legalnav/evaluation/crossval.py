@@ -34,20 +34,20 @@ import re
 import statistics
 import sys
 import time
-from collections import Counter, OrderedDict, defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.test import override_settings
 
+from legalnav.core.lru import LruCache
 from legalnav.evaluation import gold, metrics
 from legalnav.evaluation.gold import GoldItem
 
 if TYPE_CHECKING:
-    from legalnav.retrieval.embeddings import Embedder
     from legalnav.retrieval.engine import Retriever
 
 logger = logging.getLogger(__name__)
@@ -490,29 +490,28 @@ class Evaluator:
         item_settings: Callable[[GoldItem], Config] | None = None,
         item_settings_label: str = "",
     ) -> None:
-        from legalnav.evaluation.runner import QuestionMemo
+        from legalnav.evaluation.runner import Workbench
         from legalnav.retrieval.embeddings import get_embedder
         from legalnav.retrieval.engine import normalise_mode
-        from legalnav.retrieval.index import IndexCache
-        from legalnav.retrieval.rerank import get_reranker
 
         normalise_mode(mode)
         self.mode, self.k = mode, k
         self.index_dir = Path(index_dir or settings.LEGALNAV_RETRIEVE_CACHE)
-        self.cache = IndexCache(self.index_dir, keep=4000)
         inner = get_embedder() if embedder == "default" else embedder
-        # The question's embedding is computed once and reused by every config and the floor.
-        # Typed as the embedder it wraps (same name, dimension and encode), as in Workbench.
-        self.embedder = cast("Embedder | None", QuestionMemo(inner) if inner is not None else None)
-        self.reranker = get_reranker()
+        # The evaluation runner's bench: the index cache, the file texts, the reranker and the
+        # embedder, which computes the question's embedding once for every config and the floor.
+        self.bench = Workbench(
+            cache_dir=self.index_dir, embedder=inner, use_embedder=inner is not None
+        )
+        self.cache, self.embedder = self.bench.cache, self.bench.embedder
         self.results_dir = results_dir
         # Settings that depend on the question (a model trained without its fold), applied
         # over each config; the label names them in the results' fingerprint.
         self.item_settings = item_settings
         self.item_settings_label = item_settings_label
         self.progress = progress or (lambda line: print(line, file=sys.stderr, flush=True))
-        self._texts: dict[str, str] = {}
-        self._retrievers: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        # One retriever per (document set, index settings): the settings change the indexes.
+        self._retrievers: LruCache[tuple[Any, ...], Retriever] = LruCache(4)
         self.timings: dict[str, float] = defaultdict(float)
 
     # -- fingerprints and the on-disk results --
@@ -561,31 +560,15 @@ class Evaluator:
     # -- documents and retrievers --
 
     def text(self, path: str) -> str:
-        if path not in self._texts:
-            self._texts[path] = Path(path).read_bytes().decode("utf-8")
-        return self._texts[path]
+        return self.bench.text(path)
 
     def _retriever(self, paths: list[str], index_config: Config) -> Retriever:
-        from legalnav.retrieval.engine import Corpus, Retriever
-
-        key = (tuple(paths), config_key(index_config))
-        found = self._retrievers.get(key)
-        if found is None:
+        def build() -> Retriever:
             with override_settings(**index_config):
-                docs = [self.cache.get(self.text(p)) for p in paths]
-            found = Retriever(
-                Corpus(
-                    docs,
-                    embedder=self.embedder,
-                    cache=self.cache,
-                    texts=[self.text(p) for p in paths],
-                ),
-                reranker=self.reranker,
-            )
-            self._retrievers[key] = found
-            while len(self._retrievers) > 4:
-                self._retrievers.popitem(last=False)
-        return found
+                docs = self.bench.docs(paths)
+            return self.bench.corpus_retriever(docs, paths)
+
+        return self._retrievers.get_or_make((tuple(paths), config_key(index_config)), build)
 
     # -- the work --
 

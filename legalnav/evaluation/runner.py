@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, cast
 
 from legalnav.answers import citations, core
+from legalnav.core.lru import LruCache
 from legalnav.documents.parsing.layout import tidy
 from legalnav.evaluation import metrics
 from legalnav.evaluation.baselines import NAIVE_MODES, NaiveCorpus
@@ -81,7 +81,7 @@ class QuestionMemo:
     def __init__(self, embedder, size: int = 64) -> None:  # type: ignore[no-untyped-def]
         self.inner = embedder
         self.size = size
-        self._memo: OrderedDict[str, object] = OrderedDict()
+        self._memo: LruCache[str, object] = LruCache(size)
 
     @property
     def name(self) -> str:
@@ -94,16 +94,7 @@ class QuestionMemo:
     def encode(self, texts: list[str], **kwargs: object):  # type: ignore[no-untyped-def]
         if len(texts) != 1:
             return self.inner.encode(texts, **kwargs)
-        key = texts[0]
-        found = self._memo.get(key)
-        if found is None:
-            found = self.inner.encode(texts, **kwargs)
-            self._memo[key] = found
-            while len(self._memo) > self.size:
-                self._memo.popitem(last=False)
-        else:
-            self._memo.move_to_end(key)
-        return found
+        return self._memo.get_or_make(texts[0], lambda: self.inner.encode(texts, **kwargs))
 
 
 class Workbench:
@@ -133,8 +124,8 @@ class Workbench:
         )
         self.reranker = reranker
         self._texts: dict[str, str] = {}
-        self._retrievers: OrderedDict[tuple[str, ...], Retriever] = OrderedDict()
-        self._naive: OrderedDict[tuple[str, ...], NaiveCorpus] = OrderedDict()
+        self._retrievers: LruCache[tuple[str, ...], Retriever] = LruCache(CORPUS_CACHE)
+        self._naive: LruCache[tuple[str, ...], NaiveCorpus] = LruCache(CORPUS_CACHE)
         self._tokens: dict[str, int] = {}  # content hash -> tokens of the document
         self._index_tokens: dict[str, int] = {}  # content hash -> tokens of its compact index
 
@@ -149,38 +140,26 @@ class Workbench:
 
     def retriever(self, paths: list[str]) -> Retriever:
         docs = self.docs(paths)
-        key = tuple(d.sha256 for d in docs)
-        found = self._retrievers.get(key)
-        if found is None:
-            found = Retriever(
-                Corpus(
-                    docs,
-                    embedder=self.embedder,
-                    cache=self.cache,
-                    texts=[self.text(p) for p in paths],
-                ),
-                reranker=self.reranker,
-            )
-            self._retrievers[key] = found
-            while len(self._retrievers) > CORPUS_CACHE:
-                self._retrievers.popitem(last=False)
-        else:
-            self._retrievers.move_to_end(key)
-        return found
+        return self._retrievers.get_or_make(
+            tuple(d.sha256 for d in docs), lambda: self.corpus_retriever(docs, paths)
+        )
+
+    def corpus_retriever(self, docs: list[DocIndex], paths: list[str]) -> Retriever:
+        """A new retriever over these files' indexes, with the bench's embedder, index cache and
+        reranker (``retriever`` keeps the last few; the cross-validation makes its own)."""
+        texts = [self.text(p) for p in paths]
+        return Retriever(
+            Corpus(docs, embedder=self.embedder, cache=self.cache, texts=texts),
+            reranker=self.reranker,
+        )
 
     def naive(self, paths: list[str]) -> NaiveCorpus:
-        key = tuple(paths)
-        found = self._naive.get(key)
-        if found is None:
-            found = NaiveCorpus(
-                [self.text(p) for p in paths],
-                embedder=self.embedder,
-                cache_dir=self.cache_dir,
-            )
-            self._naive[key] = found
-            while len(self._naive) > CORPUS_CACHE:
-                self._naive.popitem(last=False)
-        return found
+        return self._naive.get_or_make(
+            tuple(paths),
+            lambda: NaiveCorpus(
+                [self.text(p) for p in paths], embedder=self.embedder, cache_dir=self.cache_dir
+            ),
+        )
 
     def doc_tokens(self, doc: DocIndex, text: str) -> int:
         if doc.sha256 not in self._tokens:

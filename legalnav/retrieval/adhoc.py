@@ -14,12 +14,12 @@ import logging
 import os
 import sys
 import time
-from collections import OrderedDict
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
+from legalnav.core.lru import LruCache
 from legalnav.retrieval.embeddings import Embedder, get_embedder
 from legalnav.retrieval.engine import Corpus, Retriever
 from legalnav.retrieval.index import IndexCache
@@ -35,7 +35,7 @@ class AdHocCorpora:
         self.cache = IndexCache(folder)
         self.embedder = embedder if embedder is not None else get_embedder()
         self.texts: dict[str, tuple[float, int, str, str]] = {}  # path -> mtime, size, text, sha
-        self.corpora: OrderedDict[tuple[str, ...], Retriever] = OrderedDict()
+        self.corpora: LruCache[tuple[str, ...], Retriever] = LruCache(CORPUS_CACHE)
 
     def text(self, path: str) -> str:
         """The file decoded as UTF-8 with no newline translation (the offsets' reference), read
@@ -59,21 +59,16 @@ class AdHocCorpora:
         the same) without asking the index cache for each document, which holds only its last
         500 in memory: a request over the 2,914 AILA judgments took 3.6 s to find its corpus."""
         read = [self._read(p) for p in paths]
-        key = tuple(r[3] for r in read)
-        retriever = self.corpora.get(key)
-        if retriever is None:
+
+        def build() -> Retriever:
             texts = [r[2] for r in read]
             docs = [self.cache.get(t) for t in texts]
-            retriever = Retriever(
+            return Retriever(
                 Corpus(docs, embedder=self.embedder, cache=self.cache, texts=texts),
                 reranker=get_reranker(),
             )
-            self.corpora[key] = retriever
-            while len(self.corpora) > CORPUS_CACHE:
-                self.corpora.popitem(last=False)
-        else:
-            self.corpora.move_to_end(key)
-        return retriever
+
+        return self.corpora.get_or_make(tuple(r[3] for r in read), build)
 
     def flush(self) -> int:
         return self.cache.flush()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from threading import Lock
@@ -13,6 +12,7 @@ import numpy as np
 from django.conf import settings
 from django.db.models import F
 
+from legalnav.core.lru import LruCache
 from legalnav.documents.models import CrossReference, Document
 from legalnav.matters.models import Matter
 from legalnav.retrieval.embeddings import Embedder, get_embedder
@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 PASSAGE_SPAN = 1 << 20
 
 _CACHES: dict[str, IndexCache] = {}
-_RETRIEVERS: OrderedDict[tuple[tuple[int, str], ...], MatterRetriever] = OrderedDict()
+_RETRIEVERS: LruCache[tuple[tuple[int, str], ...], MatterRetriever] = LruCache(8)
 _LOCK = Lock()
 
 
@@ -59,16 +59,13 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
         (0, str(settings.INDEX_CACHE_DIR)),
         (0, settings.RERANKER_MODEL),
     )
-    with _LOCK:
-        found = _RETRIEVERS.get(key)
-        if found is not None:
-            _RETRIEVERS.move_to_end(key)
-            return found
+
+    def build() -> MatterRetriever:
         cache = index_cache()
         docs = [cache.get(d.text) for d in documents]
         embedder = get_embedder() if dense else None
         search = _store_search(documents, docs, embedder) if embedder is not None else None
-        built = MatterRetriever(
+        return MatterRetriever(
             documents,
             Retriever(
                 Corpus(
@@ -83,10 +80,9 @@ def matter_retriever(*, matter: Matter, dense: bool = True) -> MatterRetriever:
                 reranker=get_reranker() if dense else None,
             ),
         )
-        _RETRIEVERS[key] = built
-        while len(_RETRIEVERS) > 8:
-            _RETRIEVERS.popitem(last=False)
-        return built
+
+    with _LOCK:
+        return _RETRIEVERS.get_or_make(key, build)
 
 
 def document_profiles(documents: list[Document], docs: list[DocIndex]) -> list[DocProfile]:
