@@ -281,19 +281,7 @@ def _scope(stored: dict[str, Any] | None, matter_id: int) -> ScopeOut | None:
 
 
 def _citation(c: Citation) -> CitationOut:
-    return CitationOut(
-        id=c.pk,
-        doc_key=c.doc_key,
-        node_ref=c.node_ref,
-        document_id=c.document_id,
-        node_id=c.node.node_id if c.node else None,
-        quote=c.quote,
-        valid=c.valid,
-        problem=c.problem,
-        verdict=c.verdict,  # type: ignore[arg-type]
-        cited_text=c.cited_text,
-        cited_sha256=c.cited_sha256,
-    )
+    return from_attributes(CitationOut, c, id=c.pk, node_id=c.node.node_id if c.node else None)
 
 
 def _rule_buckets(buckets: selectors.EvidenceBuckets) -> EvidenceOut:
@@ -381,35 +369,24 @@ def _cost(panel: selectors.CostPanel) -> CostOut:
 def _research(run: ResearchRun) -> ResearchOut | None:
     if not run.route:
         return None
-    return ResearchOut(
-        route=run.route,
-        route_reason=run.route_reason,
-        routed_by=run.routed_by,
-        answer_kind=run.answer_kind,
+    return from_attributes(
+        ResearchOut,
+        run,
         options=list(run.options or []),
         asks_side=run.route == "clarify"
         and bool(run.options)
         and all(str(o).startswith(SIDE_CHOICE_OPENING) for o in run.options),
-        proposition=run.proposition,
-        side=run.side,
         removed=list(run.removed or []),
         trace=[
-            ResearchStepOut(
-                order=s.order,
-                name=s.name,
-                status=s.status,
-                ms=s.ms,
+            from_attributes(
+                ResearchStepOut,
+                s,
                 inputs=s.inputs or {},
                 outputs=s.outputs or {},
-                note=s.note,
-                llm_calls=s.llm_calls,
-                input_tokens=s.input_tokens,
-                output_tokens=s.output_tokens,
                 dollars=dollars(s.dollars),
             )
             for s in run.steps.all()
         ],
-        total_ms=run.total_ms,
         dollars=dollars(run.dollars),
     )
 

@@ -252,15 +252,10 @@ def _provisions_out(nodes: list[Node]) -> list[schemas.Provision]:
         )
     )
     return [
-        schemas.Provision(
+        from_attributes(
+            schemas.Provision,
+            n,
             document=document_ref(n.document),
-            node_id=n.node_id,
-            kind=n.kind,
-            ref=n.ref,
-            heading=n.heading,
-            text=n.text,
-            start=n.start,
-            end=n.end,
             flags=_flags(n),
             parent_id=parents.get(n.parent_id) if n.parent_id else None,
             cross_referenced_ids=xrefs.get(n.pk, []),

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Max
 
 from legalnav.answers.models import Question, ResearchRun, ResearchStep
+from legalnav.core.attributes import from_attributes
 from legalnav.documents.models import Document, Node
 from legalnav.llm.models import LLMCall
 from legalnav.llm.providers import OfflineProvider
@@ -212,24 +213,15 @@ def load_matter(matter_obj: Any, *, dense: bool = True) -> MatterView:  # noqa: 
 
 
 def _view(doc: int, c: CaseCard) -> listing_mod.CardView:
-    return listing_mod.CardView(
+    return from_attributes(
+        listing_mod.CardView,
+        c,
         doc=doc,
-        case_name=c.case_name,
-        court=c.court,
-        decided=c.decided,
-        case_number=c.case_number,
         judges=tuple(c.judges or ()),
         appellants=tuple(c.appellants or ()),
         respondents=tuple(c.respondents or ()),
-        appellant_label=c.appellant_label,
-        appellant_role=c.appellant_role,
-        criminal=c.criminal,
-        outcome=c.outcome,
-        outcome_text=c.outcome_text,
-        judicial_treatment=c.judicial_treatment,
         statutes=tuple(c.statutes or ()),
         cases_cited=tuple(c.cases_cited or ()),
-        document_id=c.document_id,
     )
 
 
