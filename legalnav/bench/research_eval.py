@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 # The research app's gold files (hand-labelled questions, routes and stances).
@@ -104,18 +104,12 @@ def aila_dev(folder: Path) -> AilaDev:
 class LabelScores:
     n: int = 0
     accuracy: float = 0.0
-    per_label: dict[str, dict[str, float]] = field(default_factory=dict)
     macro_f1: float = 0.0
+    per_label: dict[str, dict[str, float]] = field(default_factory=dict)
     confusion: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "n": self.n,
-            "accuracy": self.accuracy,
-            "macro_f1": self.macro_f1,
-            "per_label": self.per_label,
-            "confusion": self.confusion,
-        }
+        return asdict(self)
 
 
 def label_scores(gold: list[str], predicted: list[str], labels: Iterable[str]) -> LabelScores:

@@ -9,7 +9,7 @@ an unreadable or invalid reply falls back to the rules, and the trace says so.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from legalnav.answers.routing import SIDE_CHOICE_OPENING
 from legalnav.research.reading import is_fact_pattern, read_question
@@ -30,15 +30,7 @@ class Route:
     asks_for: str = ""  # clarify: "side" when only the side is missing (the options name it)
 
     def as_dict(self) -> dict[str, object]:
-        return {
-            "route": self.route,
-            "reason": self.reason,
-            "options": self.options,
-            "routed_by": self.routed_by,
-            "proposition": self.proposition,
-            "side": self.side,
-            "asks_for": self.asks_for,
-        }
+        return asdict(self)
 
 
 # A brief: advice, argument, both sides, risk, strategy, or a client's facts.
