@@ -184,17 +184,22 @@ def matter_close(*, matter: Matter, user: User | None) -> Matter:
     return matter
 
 
+def _require_closed(matter: Matter, *, if_open: str, if_purged: str) -> None:
+    """Refuse unless the matter is closed, saying why for an open and for a purged one."""
+    if matter.status != Matter.Status.CLOSED:
+        raise MatterLifeError(if_open if matter.status == Matter.Status.OPEN else if_purged)
+
+
 def matter_reopen(*, matter: Matter) -> Matter:
     """Reopen a closed matter (a purge asked for is withdrawn with it). A purged matter stays
     purged: there is nothing left to reopen."""
     with transaction.atomic():
         _locked(matter)
-        if matter.status != Matter.Status.CLOSED:
-            raise MatterLifeError(
-                "Only a closed matter can be reopened."
-                if matter.status == Matter.Status.OPEN
-                else "A purged matter cannot be reopened: its content no longer exists."
-            )
+        _require_closed(
+            matter,
+            if_open="Only a closed matter can be reopened.",
+            if_purged="A purged matter cannot be reopened: its content no longer exists.",
+        )
         matter.status = Matter.Status.OPEN
         matter.closed_at = matter.closed_by = None
         matter.purge_requested_at = matter.purge_requested_by = None
@@ -231,12 +236,11 @@ def matter_request_purge(*, matter: Matter, user: User | None, typed_name: str) 
     check_typed_name(matter, typed_name)
     with transaction.atomic():
         _locked(matter)
-        if matter.status != Matter.Status.CLOSED:
-            raise MatterLifeError(
-                "Close the matter before asking for it to be purged."
-                if matter.status == Matter.Status.OPEN
-                else "This matter was already purged."
-            )
+        _require_closed(
+            matter,
+            if_open="Close the matter before asking for it to be purged.",
+            if_purged="This matter was already purged.",
+        )
         matter.purge_requested_at = timezone.now()
         matter.purge_requested_by_id = _actor_id(user)
         matter.save(update_fields=["purge_requested_at", "purge_requested_by", "updated_at"])
