@@ -220,13 +220,7 @@ def research_stance_prompt(
         f"The lawyer acts for: {side or 'not stated'}.\n"
         f"Classify each of the {len(passages)} passages. Reply with the JSON object only."
     )
-    return Prompt(
-        system=[
-            {"type": "text", "text": RESEARCH_STANCE_SYSTEM},
-            {"type": "text", "text": _passages_block(passages)},
-        ],
-        messages=question_message(proposition, closing),
-    )
+    return _passages_prompt(RESEARCH_STANCE_SYSTEM, passages, proposition, closing)
 
 
 def research_brief_prompt(
@@ -236,9 +230,16 @@ def research_brief_prompt(
         f"Proposition to research: {neutralise(proposition) or 'as asked'}\n"
         f"The lawyer acts for: {side or 'not stated'}."
     )
+    return _passages_prompt(RESEARCH_BRIEF_SYSTEM, passages, question, closing)
+
+
+def _passages_prompt(
+    system: str, passages: Sequence[ResearchPassage], question: str, closing: str
+) -> Prompt:
+    """The instructions and the passages as two system blocks, then the question and closing."""
     return Prompt(
         system=[
-            {"type": "text", "text": RESEARCH_BRIEF_SYSTEM},
+            {"type": "text", "text": system},
             {"type": "text", "text": _passages_block(passages)},
         ],
         messages=question_message(question, closing),
