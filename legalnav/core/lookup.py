@@ -1,10 +1,11 @@
-"""Finding one row by the id a request carries, for every app's selectors."""
+"""Reading rows, for every app's selectors and services: one row by the id a request carries
+(``row_or_404``), and one figure per group of rows (``aggregate_by``)."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from django.db.models import Model, QuerySet
+from django.db.models import Aggregate, Model, QuerySet
 from django.http import Http404
 
 M = TypeVar("M", bound=Model)
@@ -24,3 +25,12 @@ def row_or_404(rows: QuerySet[M], row_id: object, message: str, *, missing: str 
     if row is None:
         raise Http404(missing or message)
     return row
+
+
+def aggregate_by(rows: QuerySet[Any], key: str, aggregate: Aggregate) -> dict[Any, Any]:
+    """``{value of key: aggregate over the rows that have it}`` in one grouped query, such as
+    ``aggregate_by(Membership.objects.filter(...), "matter_id", Count("id"))``. The model's
+    default ordering is dropped: its columns would split the groups. A value with no rows is
+    absent."""
+    grouped = rows.order_by().values(key).annotate(aggregate_value=aggregate)
+    return dict(grouped.values_list(key, "aggregate_value"))

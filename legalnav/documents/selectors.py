@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from django.db.models import Count, F, Max
 from django.http import Http404
 
+from legalnav.core.lookup import aggregate_by
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.extract.archive import FOLDER_SEPARATOR
 from legalnav.documents.parsing.fingerprint import likely_copies
@@ -163,20 +164,8 @@ def matter_rows(*, user: User | AnonymousUser) -> list[MatterRow]:
             row["matter_id"] not in last_doc or row["last"] > last_doc[row["matter_id"]]
         ):
             last_doc[row["matter_id"]] = row["last"]
-    last_event = dict(
-        AuditEvent.objects.filter(matter_id__in=ids)
-        .order_by()
-        .values("matter_id")
-        .annotate(last=Max("at"))
-        .values_list("matter_id", "last")
-    )
-    members = dict(
-        Membership.objects.filter(matter_id__in=ids)
-        .order_by()
-        .values("matter_id")
-        .annotate(n=Count("id"))
-        .values_list("matter_id", "n")
-    )
+    last_event = aggregate_by(AuditEvent.objects.filter(matter_id__in=ids), "matter_id", Max("at"))
+    members = aggregate_by(Membership.objects.filter(matter_id__in=ids), "matter_id", Count("id"))
     roles: dict[int, str] = {}
     user_id = getattr(user, "pk", None)
     if user_id is not None and getattr(user, "is_authenticated", False):

@@ -30,6 +30,7 @@ from legalnav.answers import snapshots
 from legalnav.answers.citations import NOT_FOUND, VERIFIED, quote_in
 from legalnav.answers.spend import spend_check
 from legalnav.core import jobs
+from legalnav.core.lookup import aggregate_by
 from legalnav.documents.models import Document, Node
 from legalnav.documents.parsing.layout import tidy
 from legalnav.llm.prices import PriceCard, Usage, cost
@@ -881,13 +882,7 @@ def document_cells_uncount(*, document_id: int) -> None:
             .values_list("grid_id", *aggregates)
         ):
             gone[row[0]] = dict(zip(aggregates, row[1:], strict=True))
-        columns = dict(
-            GridColumn.objects.filter(grid_id__in=rows)
-            .order_by()
-            .values("grid_id")
-            .annotate(n=Count("id"))
-            .values_list("grid_id", "n")
-        )
+        columns = aggregate_by(GridColumn.objects.filter(grid_id__in=rows), "grid_id", Count("id"))
         for grid_id in grid_ids:
             also: dict[str, Any] = {}
             if columns.get(grid_id):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.db.models import Count
 from django.http import Http404
 
-from legalnav.core.lookup import row_or_404
-from legalnav.matters.models import Matter
-from tests.conftest import MatterFactory
+from legalnav.core.lookup import aggregate_by, row_or_404
+from legalnav.matters.models import Matter, Membership
+from tests.conftest import MatterFactory, MembershipFactory
 
 
 @pytest.mark.django_db
@@ -32,3 +33,14 @@ def test_a_row_outside_the_rows_is_404_with_the_fuller_message():
         row_or_404(outside, matter.pk, "No such matter.", missing="Not in here.")
     with pytest.raises(Http404, match="No such matter."):
         row_or_404(outside, matter.pk, "No such matter.")
+
+
+@pytest.mark.django_db
+def test_aggregate_by_gives_one_figure_per_group_and_none_for_a_group_without_rows():
+    two = MembershipFactory().matter
+    MembershipFactory(matter=two)
+    one = MembershipFactory().matter
+    empty = MatterFactory()
+    ids = [two.pk, one.pk, empty.pk]
+    counts = aggregate_by(Membership.objects.filter(matter_id__in=ids), "matter_id", Count("id"))
+    assert counts == {two.pk: 2, one.pk: 1}
