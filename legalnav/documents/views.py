@@ -178,19 +178,27 @@ def _queue_down(request: HtmxHttpRequest, matter: Matter) -> HttpResponse:
     return response
 
 
+def _document_queue_down(request: HtmxHttpRequest, document: Document) -> HttpResponse:
+    """``_queue_down`` for a change to one document that needed it indexed again."""
+    messages.error(request, f"{document.key}: {QueueUnavailable.message}")
+    return _queue_down(request, document.matter)
+
+
+def _for_edit(request: HtmxHttpRequest, document_id: int) -> Document:
+    """The document, if the user may edit in its matter (404 or 403 otherwise)."""
+    return selectors.document_for(user=request.user, document_id=document_id, action=Action.EDIT)
+
+
 @login_required
 @require_POST
 def document_reindex(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     """Retry a failed, cancelled or stalled document, or rebuild an indexed one from its file."""
-    document = selectors.document_for(
-        user=request.user, document_id=document_id, action=Action.EDIT
-    )
+    document = _for_edit(request, document_id)
     retry = document.status != Document.Status.INDEXED
     try:
         queued = actions.document_retry(document=document, user=request.user, force=not retry)
     except QueueUnavailable:
-        messages.error(request, f"{document.key}: {QueueUnavailable.message}")
-        return _queue_down(request, document.matter)
+        return _document_queue_down(request, document)
     if queued:
         messages.success(
             request,
@@ -205,17 +213,14 @@ def document_reindex(request: HtmxHttpRequest, document_id: int) -> HttpResponse
 @require_POST
 def document_link(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     """Accept or reject the amendment link proposed for a document."""
-    document = selectors.document_for(
-        user=request.user, document_id=document_id, action=Action.EDIT
-    )
+    document = _for_edit(request, document_id)
     accept = request.POST.get("accept") == "1"
     try:
         target = actions.document_link_review(document=document, user=request.user, accept=accept)
     except ValueError as exc:
         messages.error(request, str(exc))
     except QueueUnavailable:
-        messages.error(request, f"{document.key}: {QueueUnavailable.message}")
-        return _queue_down(request, document.matter)
+        return _document_queue_down(request, document)
     else:
         if target is not None:
             messages.success(
@@ -235,9 +240,7 @@ def document_link(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
 @require_POST
 def document_cancel(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     """Cancel indexing a document (a queued, running or stalled job)."""
-    document = selectors.document_for(
-        user=request.user, document_id=document_id, action=Action.EDIT
-    )
+    document = _for_edit(request, document_id)
     if actions.document_cancel(document=document, user=request.user):
         document.refresh_from_db()
         kept = (
@@ -254,9 +257,7 @@ def document_cancel(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def document_delete(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
-    document = selectors.document_for(
-        user=request.user, document_id=document_id, action=Action.EDIT
-    )
+    document = _for_edit(request, document_id)
     matter_id, key, title = document.matter_id, document.key, document.title
     actions.document_remove(document=document, user=request.user)
     messages.success(request, f"Deleted {key} “{title}” with its clauses and files.")
@@ -267,9 +268,7 @@ def document_delete(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def document_edit(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
     """Title, kind, date and which document this one amends."""
-    document = selectors.document_for(
-        user=request.user, document_id=document_id, action=Action.EDIT
-    )
+    document = _for_edit(request, document_id)
     initial = {
         "title": document.title,
         "kind": document.kind,
@@ -284,8 +283,7 @@ def document_edit(request: HtmxHttpRequest, document_id: int) -> HttpResponse:
             )
         except QueueUnavailable:
             # The details are saved; the document is failed with the reason and has Retry.
-            messages.error(request, f"{document.key}: {QueueUnavailable.message}")
-            return _queue_down(request, document.matter)
+            return _document_queue_down(request, document)
         note = " It is being re-indexed so its references follow." if requeued else ""
         messages.success(request, f"Saved the details of {document.key}.{note}")
         return redirect("matter-detail", matter_id=document.matter_id)
