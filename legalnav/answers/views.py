@@ -60,6 +60,15 @@ def _answer_context(matter: Matter, query: Question, **extra: object) -> dict[st
     return {"matter": matter, "page": page, "modes": MODES, "spend": caps, **extra}
 
 
+def _matter_query(
+    request: HtmxHttpRequest, matter_id: int, query_id: int, action: Action
+) -> tuple[Matter, Question]:
+    """The matter, if the user may take ``action`` in it, and its question (404 or 403
+    otherwise)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=action)
+    return matter, selectors.query_get(matter=matter, query_id=query_id)
+
+
 def _refused(
     request: HtmxHttpRequest,
     matter: Matter,
@@ -184,8 +193,7 @@ def _job_response(
 @require_POST
 def answer_retry(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
     """Send a failed, cancelled or stalled question again (counts against the asking rate)."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
-    query = selectors.query_get(matter=matter, query_id=query_id)
+    matter, query = _matter_query(request, matter_id, query_id, Action.ASK)
     try:
         actions.question_retry(matter=matter, user=request.user, query=query, via="page")
     except actions.RateLimited as exc:
@@ -208,8 +216,7 @@ def answer_retry(request: HtmxHttpRequest, matter_id: int, query_id: int) -> Htt
 @require_POST
 def answer_cancel(request: HtmxHttpRequest, matter_id: int, query_id: int) -> HttpResponse:
     """Cancel a queued, running or stalled question."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
-    query = selectors.query_get(matter=matter, query_id=query_id)
+    matter, query = _matter_query(request, matter_id, query_id, Action.ASK)
     actions.question_cancel(matter=matter, user=request.user, query=query, via="page")
     return _job_response(request, matter, query)
 
@@ -221,8 +228,7 @@ def answer_citation(
 ) -> HttpResponse:
     """A cited provision verbatim in its context (the side panel; a page of its own without
     htmx)."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
-    query = selectors.query_get(matter=matter, query_id=query_id)
+    matter, query = _matter_query(request, matter_id, query_id, Action.VIEW)
     citation = selectors.citation_get(query=query, citation_id=citation_id)
     context = {
         "matter": matter,
@@ -274,8 +280,7 @@ def answer_memo(request: HtmxHttpRequest, matter_id: int, query_id: int) -> Http
     nothing (a prefetching browser, a crawler or an <img src> on another site could otherwise
     fill the trail with exports nobody made). GET answers 405, whoever asks, so it reveals
     nothing about the matter."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
-    query = selectors.query_get(matter=matter, query_id=query_id)
+    matter, query = _matter_query(request, matter_id, query_id, Action.VIEW)
     try:
         memo = actions.memo_export(matter=matter, query=query, user=request.user, via="page")
     except MemoUnavailable as exc:

@@ -135,6 +135,14 @@ def saved_column_add(request: HtmxHttpRequest, matter_id: int) -> HttpResponse:
     return HttpResponseRedirect(reverse("grid-new", args=[matter.pk]), status=303)
 
 
+def _matter_grid(
+    request: HtmxHttpRequest, matter_id: int, grid_id: int, action: Action
+) -> tuple[Matter, Grid]:
+    """The matter, if the user may take ``action`` in it, and its grid (404 or 403 otherwise)."""
+    matter = matter_for(user=request.user, matter_id=matter_id, action=action)
+    return matter, selectors.grid_get(matter=matter, grid_id=grid_id)
+
+
 def _grid_context(
     matter: Matter, grid: Grid, which: str, page: object = 1, **extra: object
 ) -> dict[str, object]:
@@ -193,8 +201,7 @@ def _after_action(
 @login_required
 @require_POST
 def grid_cancel(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpResponse:
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
-    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    matter, grid = _matter_grid(request, matter_id, grid_id, Action.ASK)
     actions.grid_cancel(matter=matter, user=request.user, grid=grid, via=VIA)
     return _after_action(request, matter, grid)
 
@@ -203,8 +210,7 @@ def grid_cancel(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpR
 @require_POST
 def grid_retry(request: HtmxHttpRequest, matter_id: int, grid_id: int) -> HttpResponse:
     """Resume (fill what is missing) or, with ``refill``, fill every unreviewed cell again."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
-    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    matter, grid = _matter_grid(request, matter_id, grid_id, Action.ASK)
     try:
         actions.grid_retry(
             matter=matter,
@@ -232,8 +238,7 @@ def cell_detail(
 ) -> HttpResponse:
     """A cell: its value, its quotation highlighted in its provision, a link into the reader,
     and the review form (the side panel; a page of its own without htmx)."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
-    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    matter, grid = _matter_grid(request, matter_id, grid_id, Action.VIEW)
     context = _cell_context(matter, grid, cell_id)
     template = "review/cell.html#panel" if request.htmx else "review/cell.html"
     return render(request, template, context)
@@ -245,8 +250,7 @@ def cell_review(
     request: HtmxHttpRequest, matter_id: int, grid_id: int, cell_id: int
 ) -> HttpResponse:
     """Confirm or correct a cell (or undo the review); audited, kept by every later run."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
-    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    matter, grid = _matter_grid(request, matter_id, grid_id, Action.ASK)
     cell = selectors.cell_get(grid=grid, cell_id=cell_id)
     status, error = 200, ""
     try:
@@ -292,8 +296,7 @@ def grid_column_confirm(
     request: HtmxHttpRequest, matter_id: int, grid_id: int, column_id: int
 ) -> HttpResponse:
     """Confirm every found cell of one column that nobody has reviewed yet (audited)."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.ASK)
-    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    matter, grid = _matter_grid(request, matter_id, grid_id, Action.ASK)
     column = selectors.column_get(grid=grid, column_id=column_id)
     confirmed = actions.column_confirm(
         matter=matter, user=request.user, grid=grid, column=column, via=VIA
@@ -311,8 +314,7 @@ def grid_column_confirm(
 def grid_export(request: HtmxHttpRequest, matter_id: int, grid_id: int, fmt: str) -> HttpResponse:
     """The grid as CSV, XLSX or a PDF memo (any member). POST, since the export is audited (a
     GET is 405 whoever asks, as for answer memos)."""
-    matter = matter_for(user=request.user, matter_id=matter_id, action=Action.VIEW)
-    grid = selectors.grid_get(matter=matter, grid_id=grid_id)
+    matter, grid = _matter_grid(request, matter_id, grid_id, Action.VIEW)
     try:
         out = actions.grid_export(
             matter=matter,
