@@ -70,12 +70,8 @@ class Source:
         return from_attributes(cls, doc, amends_key=doc.amends.key if doc.amends_id else None)
 
     def prompt_document(self) -> prompts.PromptDocument:
-        return prompts.PromptDocument(
-            doc_id=self.key,
-            title=self.title,
-            text=self.text,
-            kind=self.kind,
-            effective_date=_iso(self.effective_date),
+        return from_attributes(
+            prompts.PromptDocument, self, doc_id=self.key, effective_date=_iso(self.effective_date)
         )
 
 
@@ -105,14 +101,12 @@ def provisions(
 
 
 def prompt_provision(p: Provision) -> prompts.PromptProvision:
-    return prompts.PromptProvision(
+    return from_attributes(
+        prompts.PromptProvision,
+        p,
         doc_id=p.doc_key,
-        node_id=p.node_id,
-        text=p.text,
         clause_ref=p.ref,
         title=p.heading,
-        doc_title=p.doc_title,
-        doc_kind=p.doc_kind,
         effective_date=_iso(p.effective_date),
     )
 

@@ -24,6 +24,7 @@ from legalnav.api.errors import ApiError, not_found, parse_id, rate_limited
 from legalnav.api.selectors import document_access, document_out, matter_access, query_out
 from legalnav.api.tokens import token_require_write
 from legalnav.core import jobs
+from legalnav.core.attributes import from_attributes
 from legalnav.core.jobs import QueueUnavailable
 from legalnav.documents import actions as document_actions
 from legalnav.documents.actions import DocumentRejected
@@ -275,16 +276,13 @@ def _run(user: User, run_id: object) -> EvaluationRun:
 
 
 def evaluation_run_out(run: EvaluationRun) -> schemas.EvaluationRunOut:
-    return schemas.EvaluationRunOut(
+    return from_attributes(
+        schemas.EvaluationRunOut,
+        run,
         id=run.pk,
-        name=run.name,
-        gold_set=run.gold_set,
         modes=list(run.modes),
-        status=run.status,  # type: ignore[arg-type]
         error=run.error_message or None,
         stale=jobs.is_stale(jobs.spec_for("evaluation"), run),
-        created_at=run.created_at,
-        finished_at=run.finished_at,
     )
 
 
