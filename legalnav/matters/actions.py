@@ -192,17 +192,11 @@ def matter_set_retention(
     with transaction.atomic():
         before = matter.retain_until
         services.matter_set_retention(matter=matter, retain_until=retain_until)
-        audit_record(
-            matter=matter,
-            user=user,
-            action=AuditEvent.Action.RETENTION_SET,
-            target=matter.name,
-            detail={
-                "from": before.isoformat() if before else None,
-                "to": retain_until.isoformat() if retain_until else None,
-                "via": via,
-            },
-        )
+        dates = {
+            "from": before.isoformat() if before else None,
+            "to": retain_until.isoformat() if retain_until else None,
+        }
+        audit_action(matter, user, AuditEvent.Action.RETENTION_SET, matter.name, via, **dates)
     return matter
 
 
