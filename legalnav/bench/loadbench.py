@@ -298,29 +298,21 @@ def prepare(users: int) -> dict[str, Any]:
 
     from legalnav.api.tokens import api_token_create
     from legalnav.documents.actions import document_upload
+    from legalnav.documents.models import Document
     from legalnav.matters.models import Matter, Membership
 
     matter = Matter.objects.create(name="Load benchmark")
-    base_name = "bioamber-development-agreement.txt"
-    base = document_upload(
-        matter=matter,
-        user=None,
-        filename=base_name,
-        data=(DEMO / base_name).read_bytes(),
-        via="command",
-        here=True,
-    ).document
-    amend_name = "bioamber-development-agreement-first-amendment.txt"
-    document_upload(
-        matter=matter,
-        user=None,
-        filename=amend_name,
-        data=(DEMO / amend_name).read_bytes(),
-        via="command",
-        here=True,
-        amends=base,
-        kind="amendment",
-    )
+
+    def upload(name: str, **details: Any) -> Document | None:
+        """A demo file indexed into the matter now, as the ingest command does."""
+        data = (DEMO / name).read_bytes()
+        outcome = document_upload(
+            matter=matter, user=None, filename=name, data=data, via="command", here=True, **details
+        )
+        return outcome.document
+
+    base = upload("bioamber-development-agreement.txt")
+    upload("bioamber-development-agreement-first-amendment.txt", amends=base, kind="amendment")
     people = []
     User = get_user_model()
     for i in range(users):
