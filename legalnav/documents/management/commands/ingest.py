@@ -22,7 +22,7 @@ from legalnav.documents.parsing.extract.archive import (
     is_archive,
     walk_archive,
 )
-from legalnav.matters.actions import matter_for_command
+from legalnav.matters.actions import add_matter_options, matter_from_options
 
 
 class Command(BaseCommand):
@@ -30,14 +30,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+")
-        parser.add_argument(
-            "--matter", required=True, help="Matter id or name (created if a name is new)."
-        )
-        parser.add_argument(
-            "--owner",
-            default="",
-            help="Make this user an owner of the matter, so it is on their list of matters.",
-        )
+        add_matter_options(parser)
         parser.add_argument("--kind", choices=[k for k, _ in Document.Kind.choices], default="")
         parser.add_argument("--title", default="", help="Title (only with a single file).")
         parser.add_argument("--amends", type=int, help="Id of the document these files amend.")
@@ -50,10 +43,7 @@ class Command(BaseCommand):
         files = [Path(str(f)) for f in opts["files"]]  # type: ignore[attr-defined]
         if opts["title"] and (len(files) != 1 or files[0].is_dir() or is_archive(files[0].name)):
             raise CommandError("--title applies to a single file.")
-        try:
-            matter, _ = matter_for_command(ref=str(opts["matter"]), owner=str(opts["owner"]))
-        except LookupError as exc:
-            raise CommandError(str(exc)) from None
+        matter, _ = matter_from_options(opts)
         amends = None
         if opts["amends"]:
             amends = Document.objects.filter(pk=opts["amends"], matter=matter).first()

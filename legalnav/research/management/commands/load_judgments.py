@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from legalnav.documents.actions import DocumentRejected, document_upload
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
-from legalnav.matters.actions import matter_for_command
+from legalnav.matters.actions import add_matter_options, matter_from_options
 from legalnav.matters.models import Matter
 from legalnav.research.actions import (
     case_card_enrich,
@@ -42,14 +42,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", help="Folders of judgments, or files.")
-        parser.add_argument(
-            "--matter", required=True, help="Matter id or name (a new name creates it)."
-        )
-        parser.add_argument(
-            "--owner",
-            default="",
-            help="Make this user an owner of the matter, so it is on their list of matters.",
-        )
+        add_matter_options(parser)
         parser.add_argument("--limit", type=int, default=0, help="Load at most this many files.")
         parser.add_argument(
             "--names", default="", help="Only these file stems, comma-separated (e.g. C1,C14)."
@@ -61,12 +54,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: object, **opts: object) -> None:
-        try:
-            matter, opened = matter_for_command(
-                ref=str(opts["matter"]), kind=Matter.Kind.RESEARCH, owner=str(opts["owner"])
-            )
-        except LookupError as exc:
-            raise CommandError(str(exc)) from None
+        matter, opened = matter_from_options(opts, kind=Matter.Kind.RESEARCH)
         if opened:
             self.stdout.write(f"Created research matter “{matter.name}” (id {matter.pk}).")
         if matter.kind != Matter.Kind.RESEARCH:
