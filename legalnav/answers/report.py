@@ -32,6 +32,14 @@ class DocumentRef(BaseModel):
     key: str = Field(description='The id used in navindex files and citations, e.g. "D12".')
     title: str
 
+    @classmethod
+    def of(cls, doc: Document) -> DocumentRef:
+        """The reference to a document row; one deleted since the answer that names it (an old
+        answer's evidence: no primary key now) keeps the key it had."""
+        if doc.pk is None:
+            return cls(id=None, key=getattr(doc, "snapshot_key", ""), title=doc.title)
+        return cls(id=doc.pk, key=doc.key, title=doc.title)
+
 
 class CitationOut(BaseModel):
     id: int = Field(description="The citation's id (the answer page's drill-down link).")
@@ -290,12 +298,7 @@ def _rule_buckets(buckets: selectors.EvidenceBuckets) -> EvidenceOut:
         return EvidenceItem(
             rank=row.rank,
             score=row.score,
-            document=DocumentRef(
-                id=doc.pk,
-                # deleted since the answer: the key it had
-                key=doc.key if doc.pk else getattr(doc, "snapshot_key", ""),
-                title=doc.title,
-            ),
+            document=DocumentRef.of(doc),
             node_id=node.node_id if node else None,
             ref=node.ref if node else "",
             heading=node.heading if node else "",
@@ -334,7 +337,7 @@ def _stance_item(ev: ResearchEvidence) -> EvidenceItem:
     return EvidenceItem(
         rank=ev.rank,
         score=ev.score,
-        document=DocumentRef(id=doc.pk, key=doc.key, title=doc.title),
+        document=DocumentRef.of(doc),
         node_id=node.node_id if node else None,
         ref=node.ref if node else "",
         heading=node.heading if node else "",

@@ -170,9 +170,7 @@ def grid_out(grid: Grid, *, full: bool = True) -> GridOut:
     )
     if full:
         rows = grid.rows.select_related("document").defer("document__text").order_by("position")
-        out.documents = [
-            DocumentRef(id=r.document_id, key=r.document.key, title=r.document.title) for r in rows
-        ]
+        out.documents = [DocumentRef.of(r.document) for r in rows]
         out.columns = [
             GridColumnOut(position=c.position, key=c.key, question=c.question, type=c.type)
             for c in grid.columns.order_by("position")
@@ -183,11 +181,7 @@ def grid_out(grid: Grid, *, full: bool = True) -> GridOut:
 def cell_out(cell: Cell, amended_by: Cell | None = None) -> CellOut:
     return CellOut(
         amended_by=AmendingOut(
-            document=DocumentRef(
-                id=amended_by.document_id,
-                key=amended_by.document.key,
-                title=amended_by.document.title,
-            ),
+            document=DocumentRef.of(amended_by.document),
             value=amended_by.shown_value,
             quotation=amended_by.quotation,
             citation=amended_by.citation,
@@ -195,7 +189,7 @@ def cell_out(cell: Cell, amended_by: Cell | None = None) -> CellOut:
         if amended_by is not None
         else None,
         id=cell.pk,
-        document=DocumentRef(id=cell.document_id, key=cell.document.key, title=cell.document.title),
+        document=DocumentRef.of(cell.document),
         column=cell.column.key,
         value=cell.shown_value,
         filled_value=cell.value,

@@ -202,13 +202,9 @@ def run_out(run: PlaybookRun) -> RunOut:
     )
 
 
-def _ref(d: Any) -> DocumentRef:
-    return DocumentRef(id=d.pk, key=d.key, title=d.title)
-
-
 def verdict_out(v: Verdict) -> VerdictOut:
     return VerdictOut(
-        document=_ref(v.document),
+        document=DocumentRef.of(v.document),
         position=v.position,
         key=v.key,
         severity=v.severity,
@@ -218,7 +214,7 @@ def verdict_out(v: Verdict) -> VerdictOut:
         quotation=v.quotation,
         citation=v.citation,
         cell_id=v.cell_id,
-        amended_by=_ref(v.amended_by) if v.amended_by_id else None,
+        amended_by=DocumentRef.of(v.amended_by) if v.amended_by_id else None,
     )
 
 

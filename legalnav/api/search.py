@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from legalnav.api import schemas
 from legalnav.api.errors import ApiError, rate_limited
-from legalnav.api.selectors import document_ref, matter_access
+from legalnav.api.selectors import matter_access
 from legalnav.core.limits import SEARCH, limit_take, subjects_of
 from legalnav.retrieval.services import matter_retriever
 
@@ -76,7 +76,7 @@ def matter_search(
             schemas.SearchHit(
                 rank=len(result.hits) + 1,
                 score=float(score),
-                document=document_ref(mr.documents[d]),
+                document=schemas.DocumentRef.of(mr.documents[d]),
                 node_id=node.node_id,
                 ref=node.ref,
                 heading=node.heading,

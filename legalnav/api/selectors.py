@@ -127,12 +127,6 @@ def matter_detail(*, user: User | AnonymousUser, matter_id: object) -> schemas.M
 # --- documents --------------------------------------------------------------------------------
 
 
-def document_ref(doc: Document) -> schemas.DocumentRef:
-    if doc.pk is None:  # deleted since the answer: the name it had
-        return schemas.DocumentRef(id=None, key=getattr(doc, "snapshot_key", ""), title=doc.title)
-    return schemas.DocumentRef(id=doc.pk, key=doc.key, title=doc.title)
-
-
 def _link_out(proposal: dict) -> schemas.LinkProposalOut | None:  # type: ignore[type-arg]
     if not proposal:
         return None
@@ -189,7 +183,7 @@ def node_tree(*, user: User | AnonymousUser, document_id: object) -> schemas.Nod
         return from_attributes(schemas.TreeNode, n, flags=_flags(n), children=[])
 
     roots = document_selectors.node_tree(document=doc, make=branch, fields=_TREE_FIELDS)
-    return schemas.NodeTree(document=document_ref(doc), node_count=count, nodes=roots)
+    return schemas.NodeTree(document=schemas.DocumentRef.of(doc), node_count=count, nodes=roots)
 
 
 _TREE_FIELDS = ("kind", "ref", "heading", "level", "text_length", *NODE_FLAG_COLUMNS)
@@ -255,7 +249,7 @@ def _provisions_out(nodes: list[Node]) -> list[schemas.Provision]:
         from_attributes(
             schemas.Provision,
             n,
-            document=document_ref(n.document),
+            document=schemas.DocumentRef.of(n.document),
             flags=_flags(n),
             parent_id=parents.get(n.parent_id) if n.parent_id else None,
             cross_referenced_ids=xrefs.get(n.pk, []),
@@ -415,7 +409,7 @@ def navindex_get(
     doc = document_access(user=user, document_id=document_id)
     content = json.loads(navindex_bytes(user=user, document_id=doc.pk, params=params))
     return schemas.NavindexOut(
-        document=document_ref(doc),
+        document=schemas.DocumentRef.of(doc),
         part=params.part,
         form=params.form,
         legend={v: k for k, v in navindex.KEYS.items()}
