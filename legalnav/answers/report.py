@@ -292,19 +292,24 @@ def _citation(c: Citation) -> CitationOut:
     return from_attributes(CitationOut, c, id=c.pk, node_id=c.node.node_id if c.node else None)
 
 
+def _evidence_item(row: selectors.EvidenceRow | ResearchEvidence, **details: Any) -> EvidenceItem:
+    """An evidence row as the report gives it: its rank and score, its document and the node it
+    sits in (if any), with what the kind of evidence adds (``details``)."""
+    node = row.node
+    return EvidenceItem(
+        rank=row.rank,
+        score=row.score,
+        document=DocumentRef.of(row.document),
+        node_id=node.node_id if node else None,
+        ref=node.ref if node else "",
+        heading=node.heading if node else "",
+        **details,
+    )
+
+
 def _rule_buckets(buckets: selectors.EvidenceBuckets) -> EvidenceOut:
     def item(row: selectors.EvidenceRow) -> EvidenceItem:
-        doc, node = row.document, row.node
-        return EvidenceItem(
-            rank=row.rank,
-            score=row.score,
-            document=DocumentRef.of(doc),
-            node_id=node.node_id if node else None,
-            ref=node.ref if node else "",
-            heading=node.heading if node else "",
-            snippet=row.snippet,
-            reason=row.reason,
-        )
+        return _evidence_item(row, snippet=row.snippet, reason=row.reason)
 
     return EvidenceOut(
         sorted_by="rules",
@@ -331,16 +336,11 @@ def _stance_buckets(run: ResearchRun) -> EvidenceOut:
 
 
 def _stance_item(ev: ResearchEvidence) -> EvidenceItem:
-    doc, node = ev.document, ev.node
+    doc = ev.document
     card = getattr(doc, "case_card", None)
     text = doc.text[ev.start : ev.end]
-    return EvidenceItem(
-        rank=ev.rank,
-        score=ev.score,
-        document=DocumentRef.of(doc),
-        node_id=node.node_id if node else None,
-        ref=node.ref if node else "",
-        heading=node.heading if node else "",
+    return _evidence_item(
+        ev,
         snippet=" ".join(text.split())[: selectors.SNIPPET_CHARS],
         reason=ev.reason,
         case=card.case_name if card else doc.title,
