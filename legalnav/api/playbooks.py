@@ -214,7 +214,7 @@ def verdict_out(v: Verdict) -> VerdictOut:
         quotation=v.quotation,
         citation=v.citation,
         cell_id=v.cell_id,
-        amended_by=DocumentRef.of(v.amended_by) if v.amended_by_id else None,
+        amended_by=DocumentRef.of(v.amended_by) if v.amended_by is not None else None,
     )
 
 
