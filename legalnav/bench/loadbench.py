@@ -339,17 +339,16 @@ class Reviewer(threading.Thread):
     def _get(
         self, client: httpx.Client, path: str, kind: str, what: str = "", **kw: Any
     ) -> httpx.Response:
-        started = time.perf_counter()
-        response = client.get(self.url + path, **kw)
-        ms = (time.perf_counter() - started) * 1000
-        self.tally.timed(kind, ms, response.status_code, what)
-        return response
+        return self._timed(client.get, path, kind, what, **kw)
 
     def _post(
         self, client: httpx.Client, path: str, kind: str, what: str = "", **kw: Any
     ) -> httpx.Response:
+        return self._timed(client.post, path, kind, what, **kw)
+
+    def _timed(self, send: Any, path: str, kind: str, what: str, **kw: Any) -> httpx.Response:
         started = time.perf_counter()
-        response = client.post(self.url + path, **kw)
+        response: httpx.Response = send(self.url + path, **kw)
         ms = (time.perf_counter() - started) * 1000
         self.tally.timed(kind, ms, response.status_code, what)
         return response
