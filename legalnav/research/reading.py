@@ -70,6 +70,9 @@ _ROLE_WORDS: list[tuple[str, str]] = [
     ),
     ("assessee", r"assessees?|taxpayers?|tax-payers?|dealers?"),
     ("insurer", r"insurers?|insurance company"),
+    # A parent in a family case ("the left-behind father", "the mother").
+    ("father", r"fathers?"),
+    ("mother", r"mothers?"),
     ("claimant", r"claimants?"),
     ("complainant", r"complainants?"),
     ("plaintiff", r"plaintiffs?"),
@@ -99,6 +102,8 @@ OPPONENT = {
     "plaintiff": "defendant",
     "defendant": "plaintiff",
     "private": "state",
+    "father": "mother",
+    "mother": "father",
 }
 # What a role is called in a sentence ("an accused appellant", "the prosecution").
 _ROLE_NAMES = {"state": "State", "revenue": "Revenue", "private": "private party"}

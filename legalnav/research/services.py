@@ -36,9 +36,11 @@ logger = logging.getLogger(__name__)
 # it when a change reads existing judgments differently (2: the winner of an appeal "disposed
 # of", from its operative order; 3: holdings as the court's reasoning sentences, scored; 4: a
 # transcript's sides, what each was below, its public bodies and its contemnor; 5: an English
-# judgment's outcome from the lead judgment's conclusion, not the concurrences or a dissent),
+# judgment's outcome from the lead judgment's conclusion, not the concurrences or a dissent; 6:
+# a judicial review's applicant is the claimant, "the appellant, the claimant below", "the
+# appeal is brought by the tenant", a father and a mother as parties),
 # so that case_cards_refresh re-reads the cards built before.
-CARD_READER_VERSION = 5
+CARD_READER_VERSION = 6
 
 _DEFER_LINKING: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "defer_linking", default=False

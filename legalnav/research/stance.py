@@ -193,6 +193,11 @@ def side_in_case(side: Side, card: CardFacts) -> str:
         if public:
             private = "respondent" if public == "appellant" else "appellant"
             return public if side.role == "employer" else private
+    # Nothing in the judgment names the side's kind of party: compare positions, as for a side
+    # the question names only by its position ("the claimant-appellant", "the landlord
+    # appellants"), the judgment's appellant standing where the side's appeal stands.
+    if side.position in ("appellant", "respondent", "petitioner"):
+        return "respondent" if side.position == "respondent" else "appellant"
     return ""
 
 

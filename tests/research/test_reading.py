@@ -216,6 +216,13 @@ def test_a_fact_pattern_without_a_side_is_asked_back_with_the_likely_sides():
             "",
         ),
         (
+            "We act for the left-behind father applying for the summary return of his child.",
+            "father",
+            "father",
+            "",
+            "",
+        ),
+        (
             "I act for the taxpayer. Was the discovery assessment out of time?",
             "assessee",
             "taxpayer",
@@ -552,3 +559,18 @@ def test_the_charge_or_claim_is_the_issue_when_the_question_asks_whether_it_stan
         "the claim can be reinstated."
     )
     assert claim.proposition == "whether the claim for loss of earnings can be reinstated"
+
+
+def test_a_side_the_judgment_does_not_name_is_placed_by_its_position_in_the_brief():
+    from legalnav.research.stance import side_in_case
+
+    unnamed = _card(criminal=False, appellant_label="", respondent_label="")
+    # The brief says where its side stands: the judgment's appellant stands there.
+    assert side_in_case(read_side("We act for the claimant-appellant."), unnamed) == "appellant"
+    assert side_in_case(read_side("We act for the landlord-appellants."), unnamed) == "appellant"
+    # The brief names only the kind of party: nothing to place it by.
+    assert side_in_case(read_side("We act for the claimant."), unnamed) == ""
+    # A parent is placed by the card's words for the parents.
+    father = read_side("We act for the father in private law Children Act proceedings.")
+    parents = _card(criminal=False, appellant_label="mother", respondent_label="father")
+    assert side_in_case(father, parents) == "respondent"

@@ -209,3 +209,36 @@ def test_a_uk_brief_takes_its_stance_from_where_its_side_sat(
     facts = CardFacts.of(case_card(transcript(parties, body)))
     assert side_in_case(side, facts) == position
     assert outcome_stance(side, facts).bucket == bucket
+
+
+def test_a_judicial_review_claimant_is_the_claimant_and_the_text_says_whose_appeal_it_is():
+    review = case_card(
+        transcript(
+            "THE QUEEN ON THE APPLICATION OF RS\nAppellant\n- and -\n"
+            "LONDON BOROUGH OF NORTHBRIDGE\nRespondent",
+            "1. The appellant sought judicial review of the refusal of a parking badge.\n"
+            "2. I would allow the appeal.",
+        )
+    )
+    assert (review.appellant_label, review.respondent_label) == ("claimant", "defendant")
+    below = case_card(
+        transcript(
+            "MS ANNA HOLT\nAppellant\n- and -\nMR DAVID MOSS\nRespondent",
+            "1. The appellant, the claimant in the court below, contends that the judge erred.\n"
+            "2. I would dismiss the appeal.",
+        )
+    )
+    assert below.appellant_label.split()[0] == "claimant"
+    tenant = case_card(
+        transcript(
+            "MS CYNTHIA PRICE\nAppellant\n- and -\nMRS FARAH LAKE\nRespondent",
+            "1. This appeal concerns a notice served under the Housing Act 1988.\n"
+            "2. The appeal is brought by the tenant against the order for possession.\n"
+            "3. I would dismiss the appeal.",
+        )
+    )
+    assert "tenant" in tenant.appellant_label.split()
+    # A landlord is placed opposite the tenant who appealed, and won.
+    landlord = read_side("We act for the landlord-claimant in a possession claim.")
+    stance = outcome_stance(landlord, CardFacts.of(tenant))
+    assert stance.bucket == SUPPORTING

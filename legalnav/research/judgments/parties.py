@@ -92,12 +92,14 @@ PARTY_LABELS = {
     "purchaser": "purchaser",
     "vendor": "vendor",
     "union": "union",
+    "father": "father",
+    "mother": "mother",
 }
 _LABEL_WORDS = (
     r"accused|convicts?|state|prosecution|company|bank|corporation|management|employers?|"
     r"employees?|workm[ae]n|tenants?|landlords?|landlady|assessees?|taxpayers?|revenue|detenus?|"
     r"complainants?|plaintiffs?|defendants?|insurers?|claimants?|husband|wife|owners?|"
-    r"purchasers?|vendors?|union"
+    r"purchasers?|vendors?|union|father|mother"
 )
 _ROLE_WORDS = r"appellants?|respondents?|petitioners?|applicants?"
 _ROLE_THEN_LABEL = re.compile(rf"\b({_ROLE_WORDS})[-/ ]({_LABEL_WORDS})\b", re.I)
@@ -105,6 +107,15 @@ _LABEL_THEN_ROLE = re.compile(rf"\b({_LABEL_WORDS})[-/ ]({_ROLE_WORDS})\b", re.I
 # "The respondents (the taxpayers)", "the Respondent (“the Landlord”)"
 _ROLE_PAREN_LABEL = re.compile(
     rf"(?<!\bof )\bthe ({_ROLE_WORDS})\s*\(\s*[“\"']?(?:the )?({_LABEL_WORDS})[”\"']?\s*\)", re.I
+)
+
+# "The appeal is brought by the tenant", "an appeal by the landlord", "the insurer's appeal":
+# the party word of the side that appeals (read in an English transcript's opening, where the
+# appeal is introduced; an Indian judgment speaks so of the appeals below as well).
+APPEAL_BY_LABEL = re.compile(
+    rf"\b(?:appeals?\s+(?:is\s+|was\s+)?(?:brought\s+)?by\s+the\s+({_LABEL_WORDS})\b|"
+    rf"\bthe\s+({_LABEL_WORDS})[’']s?[’']?\s+appeal\b)",
+    re.I,
 )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from legalnav.research.judgments.parties import STATE_PARTY, label_of
+from legalnav.research.judgments.parties import APPEAL_BY_LABEL, STATE_PARTY, label_of
 
 # --- the "Between:" block ------------------------------------------------------------------------
 
@@ -375,7 +375,17 @@ _TEXT_ROLES = [
     re.compile(rf"\bthe {_POS}{_Q}\)?,?\s*\(\s*(?:the )?{_ORD}{_BELOW_WORD}\b", re.I),
     # "the defendant (the appellant)", "the Claimant (“the Respondent”)"
     re.compile(rf"\bthe {_ORD}{_BELOW_WORD}\s*\(\s*{_Q}(?:the )?{_POS}{_Q}\s*\)", re.I),
+    # "The appellant, the claimant in the court below, contends", "the respondent, who was the
+    # defendant below"
+    re.compile(
+        rf"\bthe {_POS},\s+(?:who\s+was\s+)?the {_ORD}{_BELOW_WORD}\s+"
+        r"(?:in\s+the\s+court\s+below|below|at\s+(?:first\s+instance|trial))\b",
+        re.I,
+    ),
 ]
+# "The Queen on the application of RS", "R (on the application of X)": a claim for judicial
+# review, whose applicant is the claimant.
+_JUDICIAL_REVIEW = re.compile(r"\bon\s+the\s+application\s+of\b", re.I)
 # "This is an appeal by the defendant", "the claimant's appeal", "the Defendants appeal".
 _APPEAL_BY = re.compile(
     rf"\b(?:appeals?|application for permission to appeal)\s+(?:is\s+)?(?:brought\s+)?by the "
@@ -486,6 +496,9 @@ def _votes(
     for rx in _COUNSEL_ROLES:
         for m in rx.finditer(header):
             vote(m.group("pos"), m.group("below"), 3)
+    for pos, names in (("appellant", appellants), ("respondent", respondents)):
+        if any(_JUDICIAL_REVIEW.search(n) for n in names):
+            vote(pos, "claimant", 3)
     body = _body(header, text)[:30000]
     for rx in _TEXT_ROLES:
         for m in rx.finditer(body):
@@ -627,6 +640,10 @@ def contemnor_position(text: str) -> str:
 # --- what the text calls each side -----------------------------------------------------------------
 
 
+# The opening of a judgment's body, where it says whose appeal it is.
+_OPENING_CHARS = 8000
+
+
 def uk_labels(header: str, text: str, parties: UkParties) -> tuple[list[str], list[str]]:
     """Words for each side beyond the general ones (see parties.party_labels): what it was
     below, "contemnor" on a committal appeal, "revenue" for HMRC, and the short name the
@@ -641,6 +658,8 @@ def uk_labels(header: str, text: str, parties: UkParties) -> tuple[list[str], li
     for side, names in (("appellant", parties.appellants), ("respondent", parties.respondents)):
         if any(REVENUE_BODY.search(n) for n in names):
             out[side].append("revenue")
+    for m in APPEAL_BY_LABEL.finditer(body[:_OPENING_CHARS]):
+        out["appellant"].append(label_of(m.group(1) or m.group(2)))  # "brought by the tenant"
     keys = _name_keys(parties.appellants, parties.respondents, body)
     for side in out:
         for key in sorted(keys[side]):
