@@ -15,13 +15,12 @@ Refusals: ``PermissionDenied`` (or ``Http404`` for a non-member, exactly as ``ma
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied
-from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -103,28 +102,6 @@ def matter_for_command(*, ref: str, kind: str = "", owner: str = "") -> tuple[Ma
     if user is not None and not Membership.objects.filter(matter=found, user=user).exists():
         member_add(matter=found, user=None, username=owner, role=Membership.Role.OWNER, via=COMMAND)
     return found, False
-
-
-def add_matter_options(parser: CommandParser) -> None:
-    """The loading commands' ``--matter`` (an id, or a name: a new name opens the matter) and
-    ``--owner``, read back by ``matter_from_options``."""
-    parser.add_argument(
-        "--matter", required=True, help="Matter id or name (a new name creates it)."
-    )
-    parser.add_argument(
-        "--owner",
-        default="",
-        help="Make this user an owner of the matter, so it is on their list of matters.",
-    )
-
-
-def matter_from_options(opts: Mapping[str, object], *, kind: str = "") -> tuple[Matter, bool]:
-    """``matter_for_command`` for the options of ``add_matter_options``: the matter and whether
-    it was opened just now; CommandError for an unknown id or owner."""
-    try:
-        return matter_for_command(ref=str(opts["matter"]), kind=kind, owner=str(opts["owner"]))
-    except LookupError as exc:
-        raise CommandError(str(exc)) from None
 
 
 def member_add(

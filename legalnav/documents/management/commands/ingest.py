@@ -22,7 +22,7 @@ from legalnav.documents.parsing.extract.archive import (
     is_archive,
     walk_archive,
 )
-from legalnav.matters.actions import add_matter_options, matter_from_options
+from legalnav.matters.management.options import add_matter_options, matter_from_options
 
 
 class Command(BaseCommand):

@@ -22,7 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from legalnav.documents.actions import DocumentRejected, document_upload
 from legalnav.documents.models import Document
 from legalnav.documents.parsing.extract import SUPPORTED_EXTENSIONS
-from legalnav.matters.actions import add_matter_options, matter_from_options
+from legalnav.matters.management.options import add_matter_options, matter_from_options
 from legalnav.matters.models import Matter
 from legalnav.research.actions import (
     case_card_enrich,
