@@ -92,6 +92,12 @@ class LocalRunner:
         with self._lock:
             return set(self._pending[kind])
 
+    def waits(self, kind: str, pk: int) -> bool:
+        """Whether ``pk`` waits in the queue of ``kind``, without copying the queue: a page
+        asks this of each open job of a data room, and thousands may be waiting."""
+        with self._lock:
+            return pk in self._pending[kind]
+
     def _spawn(self, kind: str) -> None:
         generation = self._generation[kind]
         t = threading.Thread(
@@ -207,4 +213,4 @@ def local_runner() -> LocalRunner:
 
 def waiting_here(kind: str, pk: int) -> bool:
     """Whether the job waits its turn in this process's queue (so it is not stale)."""
-    return _RUNNER is not None and pk in _RUNNER.pending(kind)
+    return _RUNNER is not None and _RUNNER.waits(kind, pk)

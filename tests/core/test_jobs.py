@@ -589,6 +589,41 @@ def test_queued_evaluation_runs_and_fresh_rows_are_not_started_behind_anyones_ba
     assert put == [("document", old.pk)]
 
 
+def test_the_database_filter_picks_every_job_is_stale_finds(matter, settings, monkeypatch):
+    """``may_be_stale`` lets a page read only the open jobs that may have nobody working on them
+    (the matter page of a data room has thousands open): it must pick every row ``is_stale``
+    calls stale, and a job waiting in this process's queue stays not stale."""
+    from legalnav.core import runner as runner_module
+
+    settings.JOB_QUEUED_STALE_SECONDS = 60
+    now = timezone.now()
+    states = {
+        "lapsed": {"status": "indexing", "lease_expires_at": now - timedelta(seconds=5)},
+        "no lease": {"status": "indexing", "lease_expires_at": None},
+        "held": {"status": "indexing", "lease_expires_at": now + timedelta(seconds=60)},
+        "queued long ago": {"status": "queued", "updated_at": now - timedelta(minutes=5)},
+        "queued now": {"status": "queued", "updated_at": now},
+        "indexed": {"status": "indexed", "updated_at": now - timedelta(days=1)},
+    }
+    ids = {}
+    for n, (name, fields) in enumerate(states.items()):
+        doc, _ = document_add(
+            matter=matter, filename=f"{n}.txt", data=CLAUSES + bytes(n), enqueue=False
+        )
+        Document.objects.filter(pk=doc.pk).update(**fields)
+        ids[doc.pk] = name
+    picked = {ids[d.pk] for d in Document.objects.filter(jobs.may_be_stale(DOC))}
+    stale = {ids[d.pk] for d in Document.objects.all() if jobs.is_stale(DOC, d)}
+    assert picked == stale == {"lapsed", "no lease", "queued long ago"}
+
+    local = runner_module.LocalRunner()
+    waiting = next(pk for pk, name in ids.items() if name == "queued long ago")
+    local._pending["document"].add(waiting)
+    monkeypatch.setattr(runner_module, "_RUNNER", local)
+    assert runner_module.waiting_here("document", waiting)
+    assert not jobs.is_stale(DOC, Document.objects.get(pk=waiting))  # its turn will come
+
+
 def test_apps_register_their_jobs_and_core_names_none_of_them():
     """The lowest layer lists no app's jobs: each app registers its own in ready(), and a second,
     different spec under a registered kind is refused."""

@@ -37,9 +37,9 @@ package, as callers always have):
   written (``failure_reason``, ``fail_if_held``, ``give_up``).
 - ``dispatch``: sending a job to a runner (``enqueue``), running it (``run_job``) and the Celery
   task's body (``run_celery_job``, ``time_limits``, ``retry_backoff``).
-- ``sweep``: ``is_stale``, the sweeper (``jobs_sweep``, ``job_sweep_one``, ``job_poll_check``)
-  and the user's actions (``job_retry``, ``job_cancel``, ``job_reset``, ``can_retry``,
-  ``can_cancel``).
+- ``sweep``: ``is_stale`` (and ``may_be_stale``, its filter for the database), the sweeper
+  (``jobs_sweep``, ``job_sweep_one``, ``job_poll_check``) and the user's actions (``job_retry``,
+  ``job_cancel``, ``job_reset``, ``can_retry``, ``can_cancel``).
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ from legalnav.core.jobs.sweep import (
     job_retry,
     job_sweep_one,
     jobs_sweep,
+    may_be_stale,
 )
 
 __all__ = [
@@ -124,6 +125,7 @@ __all__ = [
     "jobs_sweep",
     "lease_seconds",
     "max_attempts",
+    "may_be_stale",
     "new_owner",
     "note_if_held",
     "register_job",

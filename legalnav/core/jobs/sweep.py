@@ -1,6 +1,6 @@
-"""Jobs nobody is working on, and what a person does about a job: ``is_stale``, the sweeper
-(``jobs_sweep``, ``job_sweep_one``, and ``job_poll_check`` for a page that polls), and retry,
-cancel and reset."""
+"""Jobs nobody is working on, and what a person does about a job: ``is_stale`` (and
+``may_be_stale``, its filter for the database), the sweeper (``jobs_sweep``, ``job_sweep_one``,
+and ``job_poll_check`` for a page that polls), and retry, cancel and reset."""
 
 from __future__ import annotations
 
@@ -42,6 +42,21 @@ def is_stale(spec: JobSpec, row: Any, *, now: datetime | None = None) -> bool:
             return False  # waiting its turn in this process's queue
         return row.updated_at < now - timedelta(seconds=settings.JOB_QUEUED_STALE_SECONDS)
     return False
+
+
+def may_be_stale(spec: JobSpec, *, now: datetime | None = None) -> Q:
+    """The rows ``is_stale`` can find stale, as a database filter: running with a lapsed lease,
+    or queued too long. It is a superset (``is_stale`` also asks whether the job waits in this
+    process's queue and, through ``spec.alive``, whether it is worked on elsewhere), so a caller
+    asks ``is_stale`` of each row it picks; what it saves is reading every open job to find the
+    few that nobody holds."""
+    now = now or timezone.now()
+    stale_queued = now - timedelta(seconds=settings.JOB_QUEUED_STALE_SECONDS)
+    return (
+        Q(status=spec.running, lease_expires_at__lt=now)
+        | Q(status=spec.running, lease_expires_at__isnull=True)
+        | Q(status=spec.queued, updated_at__lt=stale_queued)
+    )
 
 
 def can_retry(spec: JobSpec, row: Any) -> bool:
@@ -178,14 +193,11 @@ def jobs_sweep(*, kinds: tuple[str, ...] | None = None) -> SweepReport:
     """Find every job that nobody is working on and re-queue, re-send or fail it."""
     report = SweepReport()
     now = timezone.now()
-    stale_queued = now - timedelta(seconds=settings.JOB_QUEUED_STALE_SECONDS)
     for kind in kinds or tuple(SPECS):
         spec = SPECS[kind]
         model = spec.model_class()
         ids = model.objects.filter(  # type: ignore[attr-defined]
-            Q(status=spec.running, lease_expires_at__lt=now)
-            | Q(status=spec.running, lease_expires_at__isnull=True)
-            | Q(status=spec.queued, updated_at__lt=stale_queued)
+            may_be_stale(spec, now=now)
         ).values_list("pk", flat=True)[:500]
         for pk in list(ids):
             try:
