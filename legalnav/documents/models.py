@@ -88,7 +88,16 @@ class Document(models.Model):
 
     class Meta:
         ordering = ["matter_id", "effective_date", "id"]
-        indexes = [models.Index(fields=["matter", "status"])]
+        indexes = [
+            # The matter page of a data room, read from the indexes alone (on SQLite a row's
+            # columns after its text are reached only by reading through the text): the counts
+            # by status with the newest change, the open jobs that may be stale, and the folder
+            # counts and the order in which the page's ids are picked.
+            models.Index(fields=["matter", "status", "updated_at"], name="document_matter_status"),
+            models.Index(
+                fields=["matter", "folder", "effective_date"], name="document_matter_folder"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title

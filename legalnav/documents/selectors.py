@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from django.db.models import Count, F, Max
+from django.core.cache import cache
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import OrderBy
+from django.db.models.functions import Coalesce, Substr
 from django.http import Http404
 
+from legalnav.core import jobs
 from legalnav.core.lookup import aggregate_by
-from legalnav.documents.models import Document, Node
+from legalnav.documents.models import Document, DocumentCopy, Node
 from legalnav.documents.parsing.extract.archive import FOLDER_SEPARATOR
 from legalnav.documents.parsing.fingerprint import likely_copies
 from legalnav.matters.access import Action, matter_for, staff_sees_all
@@ -20,6 +25,8 @@ from legalnav.matters.models import AuditEvent, Matter, Membership
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
+
+logger = logging.getLogger(__name__)
 
 
 def document_for(
@@ -37,31 +44,6 @@ def document_for(
         raise Http404("No such document.")
     doc.matter = matter_for(user=user, matter_id=doc.matter_id, action=action)
     return doc
-
-
-def matter_documents(*, matter: Matter) -> list[Document]:
-    """The matter's documents by folder and date, each with ``amended_by`` (the documents that
-    amend it) and ``copy_count`` (the same file uploaded again), in one query."""
-    docs = list(
-        Document.objects.filter(matter=matter)
-        .select_related("amends")
-        .defer("text", "amends__text")
-        .annotate(copy_count=Count("copies"))
-        .order_by("folder", F("effective_date").asc(nulls_last=True), "id")
-    )
-    amended_by: dict[int, list[Document]] = {}
-    for d in docs:
-        if d.amends_id is not None:
-            amended_by.setdefault(d.amends_id, []).append(d)
-    by_id = {d.pk: d for d in docs}
-    for d in docs:
-        d.amended_by = amended_by.get(d.pk, [])  # type: ignore[attr-defined]
-        proposal = d.link_proposal or {}
-        target = by_id.get(proposal.get("target") or 0)
-        d.proposed_target = (  # type: ignore[attr-defined]
-            target if d.amends_id is None and proposal.get("state") == "proposed" else None
-        )
-    return docs
 
 
 def node_get(*, document: Document, node_id: str) -> Node:
@@ -196,6 +178,17 @@ def matter_rows(*, user: User | AnonymousUser) -> list[MatterRow]:
 
 
 PAGE_SIZE = 50
+# Likely copies listed on the matter page, most alike first.
+COPIES_SHOWN = 50
+# How long a matter's likely copies are kept; the key changes whenever an indexed document
+# does (see ``matter_likely_copies``), so this only bounds how long dead keys linger.
+COPIES_CACHE_SECONDS = 3600
+_BUSY = (Document.Status.QUEUED, Document.Status.INDEXING)
+
+
+def _listing_order() -> tuple[str | OrderBy, ...]:
+    """The matter page's order: by folder, then date (undated last), then id."""
+    return ("folder", F("effective_date").asc(nulls_last=True), "id")
 
 
 @dataclass(frozen=True)
@@ -255,54 +248,188 @@ def _folder_rows(counts: dict[str, int]) -> list[tuple[str, str, int, int]]:
     ]
 
 
-def matter_overview(*, documents: list[Document], params: dict[str, str]) -> MatterOverview:
-    """Counts and folders over all the matter's ``documents``; the filters (``folder``: that
-    folder and those below it, ``status``, ``kind``, ``q``: words of the title or file name)
-    and ``page`` pick what is shown."""
+def _picked(
+    documents: QuerySet[Document], *, folder: str, status: str, kind: str, words: str
+) -> QuerySet[Document]:
+    """The documents the matter page's filters pick, as one queryset for the database."""
+    if folder:
+        # At or below the folder, compared as Python compares strings: ``folder__startswith``
+        # would be a LIKE, which SQLite matches without regard to case, and a plain prefix
+        # would take "A / B2" for a folder below "A / B".
+        below = folder + FOLDER_SEPARATOR
+        documents = documents.alias(folder_head=Substr("folder", 1, len(below))).filter(
+            Q(folder=folder) | Q(folder_head=below)
+        )
+    if status == "busy":
+        documents = documents.filter(status__in=_BUSY)
+    elif status:
+        documents = documents.filter(status=status)
+    if kind:
+        documents = documents.filter(kind=kind)
+    if words:
+        documents = documents.filter(
+            Q(title__icontains=words) | Q(original_filename__icontains=words)
+        )
+    return documents
+
+
+def _shown(documents: QuerySet[Document], *, matter: Matter, start: int) -> list[Document]:
+    """One page of ``documents`` in the page's order, loaded whole (text aside) with what they
+    amend and how many copies of their file were uploaded, each with ``amended_by`` (the
+    documents that amend it) and ``proposed_target`` (the document its proposed amendment link
+    points at, while it amends none): two queries for the page and one or two for those."""
+    # The page's ids first, then its rows: sorting the picked rows whole would read every one of
+    # them to the end (on SQLite, past its text, to the JSON columns stored after it), where the
+    # ids sort on the folder and date alone (an index holds them: documents.0009).
+    ids = list(
+        documents.order_by(*_listing_order()).values_list("pk", flat=True)[
+            start : start + PAGE_SIZE
+        ]
+    )
+    if not ids:
+        return []
+    copies = (
+        DocumentCopy.objects.filter(document=OuterRef("pk"))
+        .order_by()
+        .values("document")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    place = {pk: n for n, pk in enumerate(ids)}
+    rows: list[Document] = sorted(
+        Document.objects.filter(pk__in=ids)
+        .order_by()
+        .select_related("amends")
+        .defer("text", "amends__text", "amends__extraction")
+        .annotate(copy_count=Coalesce(Subquery(copies), 0)),
+        key=lambda d: place[d.pk],
+    )
+    amended_by: dict[int, list[Document]] = {}
+    for a in (
+        Document.objects.filter(matter=matter, amends_id__in=ids)
+        .only("id", "amends_id")
+        .order_by(*_listing_order())
+    ):
+        amended_by.setdefault(a.amends_id or 0, []).append(a)
+    proposed: dict[int, int] = {}
+    for d in rows:
+        proposal = d.link_proposal or {}
+        target = proposal.get("target")
+        if d.amends_id is None and proposal.get("state") == "proposed" and isinstance(target, int):
+            proposed[d.pk] = target
+    targets = (
+        Document.objects.filter(matter=matter, pk__in=set(proposed.values()))
+        .only("id", "title")
+        .in_bulk()
+        if proposed
+        else {}
+    )
+    for d in rows:
+        d.amended_by = amended_by.get(d.pk, [])  # type: ignore[attr-defined]
+        d.proposed_target = targets.get(proposed.get(d.pk, 0))  # type: ignore[attr-defined]
+    return rows
+
+
+def matter_stale_candidates(*, matter: Matter) -> list[Document]:
+    """The matter's indexing jobs that may have nobody working on them (``jobs.may_be_stale``:
+    usually none), with only what ``jobs.is_stale`` and ``jobs.job_poll_check`` read of them:
+    a data room being indexed has thousands of jobs open, and the page polls every 2 s."""
+    return list(
+        Document.objects.filter(matter=matter, status__in=_BUSY)
+        .filter(jobs.may_be_stale(jobs.spec_for("document")))
+        .order_by()
+        .only("id", "status", "lease_expires_at", "updated_at")
+    )
+
+
+def matter_likely_copies(
+    *, matter: Matter, indexed: int, newest: datetime | None
+) -> list[tuple[Document, Document, float]]:
+    """The matter's indexed documents with (nearly) the same text, most alike first (at most
+    ``COPIES_SHOWN`` pairs). ``indexed`` (how many are indexed) and ``newest`` (their latest
+    ``updated_at``) name the state they were found in: finding them reads every indexed
+    document's sketch, so the pairs are kept in the cache under that state, and a poll of an
+    unchanged data room reads only the documents named in them (their titles fresh). A document
+    indexed, re-indexed or removed changes one or the other, and with it the key."""
+    if indexed < 2:
+        return []
+    stamp = newest.timestamp() if newest is not None else 0
+    key = f"matter-likely-copies:1:{matter.pk}:{indexed}:{stamp}"
+    pairs: list[tuple[int, int, float]] | None = _cache_get(key)
+    if pairs is None:
+        sketches = [
+            (pk, sk)
+            for pk, sk in Document.objects.filter(matter=matter, status=Document.Status.INDEXED)
+            .order_by(*_listing_order())
+            .values_list("pk", "extraction__sketch")
+            if sk
+        ]
+        pairs = likely_copies(sketches)[:COPIES_SHOWN]
+        _cache_set(key, pairs)
+    if not pairs:
+        return []
+    named = {pk for a, b, _ in pairs for pk in (a, b)}
+    docs = Document.objects.filter(matter=matter, pk__in=named).only("id", "title").in_bulk()
+    return [(docs[a], docs[b], sim) for a, b, sim in pairs if a in docs and b in docs]
+
+
+def _cache_get(key: str) -> Any:
+    # A memo, not a record: if the cache cannot be read or written (Redis restarting, SQLite
+    # busy with a worker's write), the copies are found again rather than the page failing.
+    try:
+        return cache.get(key)
+    except Exception:
+        logger.warning("the cache could not be read (%s)", key, exc_info=True)
+        return None
+
+
+def _cache_set(key: str, value: object) -> None:
+    try:
+        cache.set(key, value, timeout=COPIES_CACHE_SECONDS)
+    except Exception:
+        logger.warning("the cache could not be written (%s)", key, exc_info=True)
+
+
+def matter_overview(*, matter: Matter, params: dict[str, str]) -> MatterOverview:
+    """Counts and folders over all the matter's documents; the filters (``folder``: that folder
+    and those below it, ``status`` ("busy": queued or indexing), ``kind``, ``q``: words of the
+    title or file name) and ``page`` pick what is shown. The database counts, filters and cuts
+    the page: a fixed number of queries, however many documents, and only the page's rows and
+    the likely copies' ids, titles (and, when the indexed documents changed, sketches) read."""
     folder = params.get("folder", "")
     status = params.get("status", "")
     kind = params.get("kind", "")
     words = params.get("q", "").strip().lower()
+    documents = Document.objects.filter(matter=matter)
     by_status: dict[str, int] = {}
-    by_kind: dict[str, int] = {}
-    folders: dict[str, int] = {}
-    for d in documents:
-        by_status[d.status] = by_status.get(d.status, 0) + 1
-        by_kind[d.kind] = by_kind.get(d.kind, 0) + 1
-        folders[d.folder] = folders.get(d.folder, 0) + 1
-
-    def picked(d: Document) -> bool:
-        if folder and not (d.folder == folder or d.folder.startswith(folder + FOLDER_SEPARATOR)):
-            return False
-        if status == "busy":
-            if d.status not in ("queued", "indexing"):
-                return False
-        elif status and d.status != status:
-            return False
-        if kind and d.kind != kind:
-            return False
-        return not words or words in f"{d.title} {d.original_filename}".lower()
-
-    chosen = [d for d in documents if picked(d)]
-    pages = max(1, -(-len(chosen) // PAGE_SIZE))
+    newest: datetime | None = None
+    for row in (
+        documents.order_by().values("status").annotate(n=Count("id"), newest=Max("updated_at"))
+    ):
+        by_status[row["status"]] = row["n"]
+        if row["status"] == Document.Status.INDEXED:
+            newest = row["newest"]
+    total = sum(by_status.values())
+    by_kind = aggregate_by(documents, "kind", Count("id"))
+    folders = aggregate_by(documents, "folder", Count("id"))
+    filtered = bool(folder or status or kind or words)
+    chosen = _picked(documents, folder=folder, status=status, kind=kind, words=words)
+    matching = chosen.count() if filtered else total
+    pages = max(1, -(-matching // PAGE_SIZE))
     try:
         page = min(max(1, int(params.get("page", "1"))), pages)
     except ValueError:
         page = 1
     labels = dict(Document.Kind.choices)
-    sketches = [
-        (d.pk, d.extraction.get("sketch") or [])
-        for d in documents
-        if d.status == Document.Status.INDEXED and d.extraction.get("sketch")
-    ]
-    by_id = {d.pk: d for d in documents}
     return MatterOverview(
-        total=len(documents),
+        total=total,
         by_status=by_status,
-        by_kind=sorted(((k, labels.get(k, k), n) for k, n in by_kind.items()), key=lambda x: -x[2]),
+        by_kind=sorted(
+            ((k, labels.get(k, k), n) for k, n in by_kind.items()), key=lambda x: (-x[2], x[1])
+        ),
         folders=_folder_rows(folders),
-        shown=chosen[(page - 1) * PAGE_SIZE : page * PAGE_SIZE],
-        matching=len(chosen),
+        shown=_shown(chosen, matter=matter, start=(page - 1) * PAGE_SIZE) if matching else [],
+        matching=matching,
         page=page,
         pages=pages,
         filters={
@@ -310,5 +437,7 @@ def matter_overview(*, documents: list[Document], params: dict[str, str]) -> Mat
             for k, v in (("folder", folder), ("status", status), ("kind", kind), ("q", words))
             if v
         },
-        copies=[(by_id[a], by_id[b], sim) for a, b, sim in likely_copies(sketches)][:50],
+        copies=matter_likely_copies(
+            matter=matter, indexed=by_status.get(Document.Status.INDEXED, 0), newest=newest
+        ),
     )

@@ -37,24 +37,30 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _matter_context(request: HtmxHttpRequest, matter: Matter, **extra: object) -> dict[str, object]:
-    documents = selectors.matter_documents(matter=matter)
     # A document nobody is working on is restarted now (the sweeper, for this row); one that
     # still has nobody afterwards (its attempts spent, or the queue down) says so, and the page
-    # stops polling for it instead of showing a progress bar that never moves.
+    # stops polling for it instead of showing a progress bar that never moves. Only the open
+    # jobs that may be stale are read (usually none, of the thousands a data room may have
+    # open), and before the overview, so that the counts and rows shown are the ones after it.
     spec = jobs.spec_for("document")
-    for doc in documents:
-        if doc.status in _BUSY and jobs.is_stale(spec, doc):
-            jobs.job_poll_check("document", doc)
+    stale: set[int] = set()
+    for doc in selectors.matter_stale_candidates(matter=matter):
+        if jobs.is_stale(spec, doc):
+            doc = jobs.job_poll_check("document", doc)
+            if doc.status in _BUSY and jobs.is_stale(spec, doc):
+                stale.add(doc.pk)
+    overview = selectors.matter_overview(
+        matter=matter, params={k: str(v) for k, v in request.GET.items()}
+    )
+    for doc in overview.shown:
         doc.stale = doc.status in _BUSY and jobs.is_stale(spec, doc)  # type: ignore[attr-defined]
     role = matter.user_role  # type: ignore[attr-defined]
-    overview = selectors.matter_overview(
-        documents=documents, params={k: str(v) for k, v in request.GET.items()}
-    )
     context: dict[str, object] = {
         "matter": matter,
         "documents": overview.shown,
         "overview": overview,
-        "busy": any(d.status in _BUSY and not d.stale for d in documents),  # type: ignore[attr-defined]
+        # Something is still being worked on: open jobs beyond those found stale above.
+        "busy": overview.waiting > len(stale),
         "can_edit": can(user=request.user, matter=matter, action=Action.EDIT, role=role),
         "can_manage": can(user=request.user, matter=matter, action=Action.MANAGE, role=role),
         "accept": ACCEPT,
