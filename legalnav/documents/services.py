@@ -13,6 +13,7 @@ import hashlib
 import logging
 import os
 import shutil
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -27,6 +28,7 @@ from django.db.models.functions import Substr
 from django.utils import timezone
 
 from legalnav.core import jobs
+from legalnav.core.lru import LruCache
 from legalnav.documents import navindex, signals
 from legalnav.documents.jobs import DOCUMENT as DOCUMENT_JOB
 from legalnav.documents.llm_enrich import document_llm_enrich
@@ -400,27 +402,65 @@ def _candidate(doc: Document, text: str) -> Candidate:
     return Candidate.of(str(doc.pk), text, title, doc.effective_date)
 
 
-def _head_rows(matter_id: int, exclude: int) -> list[tuple[Document, str]]:
-    rows = (
+# Each indexed document read as a possible amended agreement (its head's words, dates and
+# title), kept per process under what it was read from: reading one costs milliseconds of
+# regular expressions, and a data room being indexed asks for all of them again whenever a new
+# document names an instrument (2,000 documents took hours, read afresh each time).
+# How many documents' candidates a process keeps at most (about 3 KB each).
+CANDIDATES_KEPT = 20_000
+_CANDIDATES: LruCache[tuple[object, ...], Candidate] = LruCache(CANDIDATES_KEPT)
+_CANDIDATES_LOCK = threading.Lock()
+# How many heads one query reads when candidates are missing.
+_HEADS_PER_QUERY = 500
+
+
+def _candidate_key(doc: Document) -> tuple[object, ...]:
+    """What a document's candidate is read from: its text changes only with ``updated_at``."""
+    return (doc.pk, doc.updated_at, doc.title, doc.original_filename, doc.effective_date)
+
+
+def _other_candidates(matter_id: int, exclude: int) -> list[Candidate]:
+    """The matter's other indexed documents as candidates, in id order: each read from its head
+    once per process, and the heads of only those not read before fetched."""
+    docs = list(
         Document.objects.filter(matter_id=matter_id, status=Document.Status.INDEXED)
         .exclude(pk=exclude)
-        .annotate(head=Substr("text", 1, HEAD_CHARS))
-        .defer("text")
+        .only("id", "title", "original_filename", "effective_date", "updated_at")
         .order_by("id")
     )
-    return [(d, d.head) for d in rows]  # type: ignore[attr-defined]
+    with _CANDIDATES_LOCK:
+        known = {d.pk: _CANDIDATES.get(_candidate_key(d)) for d in docs}
+    missing = [pk for pk, c in known.items() if c is None]
+    heads: dict[int, str] = {}
+    for i in range(0, len(missing), _HEADS_PER_QUERY):
+        heads.update(
+            Document.objects.filter(pk__in=missing[i : i + _HEADS_PER_QUERY])
+            .annotate(head=Substr("text", 1, HEAD_CHARS))
+            .values_list("pk", "head")
+        )
+    return [known[d.pk] or _kept_candidate(d, heads.get(d.pk) or "") for d in docs]
 
 
-def _propose_for(
-    doc: Document, text: str, others: Callable[[], list[tuple[Document, str]]]
-) -> None:
+def _kept_candidate(doc: Document, head: str) -> Candidate:
+    """``_candidate``, kept for the next time (``_CANDIDATES``)."""
+    key = _candidate_key(doc)
+    with _CANDIDATES_LOCK:
+        found = _CANDIDATES.get(key)
+    if found is None:
+        found = _candidate(doc, head)
+        with _CANDIDATES_LOCK:
+            _CANDIDATES.get_or_make(key, lambda: found)
+    return found
+
+
+def _propose_for(doc: Document, text: str, others: Callable[[], list[Candidate]]) -> None:
     """Read what ``doc`` amends and keep the proposal, unless a person has decided already.
-    ``others`` gives the candidates (their heads are only read when ``doc`` names something)."""
+    ``others`` gives the candidates (only asked for when ``doc`` names something)."""
     reference = read_reference(text)
     if reference is None:
         Document.objects.filter(pk=doc.pk).exclude(link_proposal={}).update(link_proposal={})
         return
-    proposal = propose(text, [_candidate(d, head) for d, head in others()])
+    proposal = propose(text, others())
     record = {
         "reference": {
             "what": reference.what,
@@ -448,16 +488,16 @@ def document_propose_links(*, document: Document) -> None:
     indexing."""
     try:
         doc = Document.objects.get(pk=document.pk)
-        heads: list[list[tuple[Document, str]]] = []
+        heads: list[list[Candidate]] = []
 
-        def others() -> list[tuple[Document, str]]:
+        def others() -> list[Candidate]:
             if not heads:
-                heads.append(_head_rows(doc.matter_id, doc.pk))
+                heads.append(_other_candidates(doc.matter_id, doc.pk))
             return heads[0]
 
         if doc.amends_id is None and doc.link_proposal.get("state") not in ("accepted", "rejected"):
             _propose_for(doc, doc.text, others)
-        fresh = _candidate(doc, doc.text[:HEAD_CHARS])
+        fresh = _kept_candidate(doc, doc.text[:HEAD_CHARS])
         waiting = (
             Document.objects.filter(
                 matter_id=doc.matter_id,
@@ -483,10 +523,7 @@ def document_propose_links(*, document: Document) -> None:
             _propose_for(
                 other,
                 text or "",
-                lambda other=other: (
-                    [(d, h) for d, h in others() if d.pk != other.pk]
-                    + [(doc, doc.text[:HEAD_CHARS])]
-                ),
+                lambda other=other: [c for c in others() if c.key != str(other.pk)] + [fresh],
             )
     except Exception:  # noqa: BLE001 - a proposal is a convenience; indexing has succeeded
         logger.exception("proposing amendment links for document %s failed", document.pk)

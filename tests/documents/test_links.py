@@ -206,3 +206,40 @@ def test_an_amendment_is_never_proposed_as_the_agreement_another_amendment_amend
     # everything with what No. 2 amends, and is still not it (the agreement is not here).
     assert propose(second, [Candidate.of("first", first)]) is None
     assert propose(first, [Candidate.of("second", second)]) is None
+
+
+@pytest.mark.django_db
+def test_each_document_is_read_as_a_candidate_once_and_again_after_it_changes(matter, monkeypatch):
+    """A data room indexed one document at a time asks for every other document's candidate
+    whenever a new one names an instrument: each is read from its head once per process (the
+    same proposals as reading them afresh), and read again once it changes."""
+    from legalnav.documents import services
+    from legalnav.documents.parsing import amends
+
+    services._CANDIDATES.clear()
+    read: list[str] = []
+    real = amends.Candidate.of.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, key, *args, **kwargs):  # type: ignore[no-untyped-def]
+        read.append(key)
+        return real(cls, key, *args, **kwargs)
+
+    monkeypatch.setattr(amends.Candidate, "of", classmethod(counting))
+    base, _ = document_add(matter=matter, filename=BASE, data=demo_bytes(BASE), enqueue=False)
+    document_index(document_id=base.pk)
+    amendments = []
+    for n in range(3):  # the amendment three times over, as copies in a data room are
+        data = demo_bytes(AMENDMENT) + f"\n\nCopy {n}.\n".encode()
+        doc, _ = document_add(matter=matter, filename=f"{n}-{AMENDMENT}", data=data, enqueue=False)
+        document_index(document_id=doc.pk)
+        amendments.append(doc)
+    for doc in amendments:
+        doc.refresh_from_db()
+        assert doc.link_proposal["state"] == "proposed" and doc.link_proposal["target"] == base.pk
+    # the base agreement was read as somebody's candidate once, however many amendments came
+    assert read.count(str(base.pk)) == 1
+    read.clear()
+    Document.objects.filter(pk=base.pk).update(title="Renamed", updated_at=dt.datetime.now(dt.UTC))
+    services._other_candidates(matter.pk, exclude=amendments[0].pk)
+    assert read.count(str(base.pk)) == 1  # changed, so read again
+    assert str(amendments[1].pk) not in read  # unchanged, kept
