@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -183,6 +184,9 @@ COPIES_SHOWN = 50
 # How long a matter's likely copies are kept; the key changes whenever an indexed document
 # does (see ``matter_likely_copies``), so this only bounds how long dead keys linger.
 COPIES_CACHE_SECONDS = 3600
+# While documents are being indexed, the likely copies last found are shown for this long before
+# they are found again (each poll of a data room being indexed would otherwise find them anew).
+COPIES_WHILE_INDEXING_S = 30.0
 _BUSY = (Document.Status.QUEUED, Document.Status.INDEXING)
 
 
@@ -343,19 +347,28 @@ def matter_stale_candidates(*, matter: Matter) -> list[Document]:
 
 
 def matter_likely_copies(
-    *, matter: Matter, indexed: int, newest: datetime | None
+    *, matter: Matter, indexed: int, newest: datetime | None, indexing: bool = False
 ) -> list[tuple[Document, Document, float]]:
     """The matter's indexed documents with (nearly) the same text, most alike first (at most
     ``COPIES_SHOWN`` pairs). ``indexed`` (how many are indexed) and ``newest`` (their latest
     ``updated_at``) name the state they were found in: finding them reads every indexed
     document's sketch, so the pairs are kept in the cache under that state, and a poll of an
     unchanged data room reads only the documents named in them (their titles fresh). A document
-    indexed, re-indexed or removed changes one or the other, and with it the key."""
+    indexed, re-indexed or removed changes one or the other, and with it the key.
+
+    While documents are still ``indexing``, the key changes with nearly every poll of a large
+    data room (0.97 s to find them again at 10,000 documents): the pairs last found are shown
+    for up to ``COPIES_WHILE_INDEXING_S``. Once nothing is indexing they are exact again."""
     if indexed < 2:
         return []
     stamp = newest.timestamp() if newest is not None else 0
     key = f"matter-likely-copies:1:{matter.pk}:{indexed}:{stamp}"
+    latest_key = f"matter-likely-copies:1:{matter.pk}:latest"
     pairs: list[tuple[int, int, float]] | None = _cache_get(key)
+    if pairs is None and indexing:
+        found_at, last = _cache_get(latest_key) or (0.0, None)
+        if time.time() - found_at < COPIES_WHILE_INDEXING_S:
+            pairs = last
     if pairs is None:
         sketches = [
             (pk, sk)
@@ -366,6 +379,7 @@ def matter_likely_copies(
         ]
         pairs = likely_copies(sketches)[:COPIES_SHOWN]
         _cache_set(key, pairs)
+        _cache_set(latest_key, (time.time(), pairs))
     if not pairs:
         return []
     named = {pk for a, b, _ in pairs for pk in (a, b)}
@@ -438,6 +452,9 @@ def matter_overview(*, matter: Matter, params: dict[str, str]) -> MatterOverview
             if v
         },
         copies=matter_likely_copies(
-            matter=matter, indexed=by_status.get(Document.Status.INDEXED, 0), newest=newest
+            matter=matter,
+            indexed=by_status.get(Document.Status.INDEXED, 0),
+            newest=newest,
+            indexing=any(by_status.get(s, 0) for s in _BUSY),
         ),
     )

@@ -9,6 +9,7 @@ real files would make these tests slow."""
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
@@ -386,3 +387,35 @@ def test_only_jobs_that_may_be_stale_are_checked_and_polling_stops_without_live_
     poll = client.get(url, HTTP_HX_REQUEST="true")
     assert poll.status_code == 286  # only the stalled one is open: polling stops
     assert 'data-stale="1"' in poll.content.decode()
+
+
+def test_while_documents_index_the_last_likely_copies_are_shown_for_a_while(
+    matter, monkeypatch
+) -> None:
+    """Each document indexed changes the key; while others still index, a poll shows the pairs
+    found up to COPIES_WHILE_INDEXING_S ago instead of reading every sketch again, and once
+    nothing is indexing the pairs are exact."""
+    a, b = make(
+        matter,
+        doc(matter, extraction={"sketch": SHARED}),
+        doc(matter, extraction={"sketch": SHARED}),
+    )
+    [waiting] = make(matter, doc(matter, status="indexing", extraction={"sketch": SHARED}))
+    assert len(overview(matter).copies) == 1
+
+    def reads_sketches() -> tuple[bool, int]:
+        with CaptureQueriesContext(connection) as queries:
+            pairs = overview(matter).copies
+        return any("sketch" in q["sql"] for q in queries.captured_queries), len(pairs)
+
+    # one more indexed (a third copy) while another still indexes: the pairs of a moment ago
+    make(matter, doc(matter, extraction={"sketch": SHARED}))
+    assert reads_sketches() == (False, 1)
+    # ... until they are older than the while
+    clock = time.time() + selectors.COPIES_WHILE_INDEXING_S + 1
+    monkeypatch.setattr(selectors.time, "time", lambda: clock)
+    assert reads_sketches() == (True, 3)
+    # once nothing is indexing, exact at once
+    make(matter, doc(matter, extraction={"sketch": SHARED}))
+    Document.objects.filter(pk=waiting.pk).update(status="failed")
+    assert reads_sketches() == (True, 6)
