@@ -93,7 +93,9 @@ def collect(names, data: Path, spans, unlocated, columns, *, cache: str | None) 
             if (name, column.key) in unlocated:
                 continue
             gold = spans.get((name, column.key), [])
-            found = fill.candidates(view, column, qvec)
+            # Every candidate with its own vector, as the fill rescores its best few with.
+            own = set(fill.pick_units(view, column, qvec).picked)
+            found = fill.candidates(view, column, qvec, own=own)
             x = np.zeros((len(found), width))
             for i, c in enumerate(found):
                 x[i, : len(fill.FEATURES)] = c.features

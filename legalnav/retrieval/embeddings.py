@@ -8,15 +8,42 @@ never imports torch.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
 DEFAULT_MAX_TOKENS = 256
 SMALL_BATCH = 4
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPass:
+    """A text's pass through the model (``Embedder.encode_tokens``)."""
+
+    vector: np.ndarray  # the text's vector, as ``encode`` gives it
+    tokens: np.ndarray  # one contextual vector per token, special tokens included
+    offsets: np.ndarray  # (start, end) characters of each token in the text; (0, 0) if special
+
+    @property
+    def covered(self) -> int:
+        """How many characters of the text the model read (all of it unless it was cut)."""
+        return int(self.offsets[:, 1].max()) if len(self.offsets) else 0
+
+
+class _OneThread:
+    def __init__(self, torch, restore: int) -> None:  # type: ignore[no-untyped-def]
+        self.torch, self.restore = torch, restore
+
+    def __enter__(self) -> None:
+        self.torch.set_num_threads(1)
+
+    def __exit__(self, *exc: object) -> None:
+        self.torch.set_num_threads(self.restore)
 
 
 class Embedder:
@@ -64,15 +91,7 @@ class Embedder:
         model = self._load()
         import torch
 
-        # A question (a few short texts) is encoded fastest on one thread: on a busy 2-core
-        # machine the default thread pool made one question take ~0.4 s instead of ~30 ms.
-        # Batches at indexing keep every thread. The count restored is the one seen when the
-        # model loaded, not the current one: two threads of a web process interleaving here
-        # would otherwise leave the process on one thread for good.
-        small = len(texts) <= SMALL_BATCH and self._threads > 1
-        if small:
-            torch.set_num_threads(1)
-        try:
+        with self._threads_for(len(texts), torch):
             vectors = model.encode(
                 texts,
                 batch_size=batch_size,
@@ -80,10 +99,59 @@ class Embedder:
                 show_progress_bar=False,
                 convert_to_numpy=True,
             )
-        finally:
-            if small:
-                torch.set_num_threads(self._threads)
         return np.asarray(vectors, dtype=np.float32)
+
+    def encode_tokens(self, texts: list[str], *, batch_size: int = 32) -> list[TokenPass]:
+        """One pass of each text through the model, keeping what ``encode`` throws away: each
+        token's contextual vector and the characters it covers. ``vector`` is exactly what
+        ``encode`` returns for the text, so a caller gets a passage's vector and the vectors of
+        its sentences (``pooled.py``) for the price of the passage alone. A text longer than the
+        model's window is cut as ``encode`` cuts it: ``covered`` says how far its tokens reach."""
+        if not texts:
+            return []
+        model = self._load()
+        import torch
+
+        with self._threads_for(len(texts), torch):
+            outputs = model.encode(
+                texts,
+                batch_size=batch_size,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+                convert_to_numpy=False,
+                output_value=None,
+            )
+        tokenizer = model.tokenizer
+        out = []
+        for text, o in zip(texts, outputs, strict=True):
+            mask = o["attention_mask"].bool()
+            ids = o["input_ids"][mask].tolist()
+            enc = tokenizer(
+                text,
+                truncation=True,
+                max_length=model.max_seq_length,
+                return_offsets_mapping=True,
+            )
+            if enc["input_ids"] != ids:  # the model cut the text in a way this cannot place
+                raise ValueError("token offsets do not match the model's tokens")
+            out.append(
+                TokenPass(
+                    vector=o["sentence_embedding"].float().numpy().astype(np.float32),
+                    tokens=o["token_embeddings"][mask].float().numpy().astype(np.float32),
+                    offsets=np.asarray(enc["offset_mapping"], dtype=np.int64).reshape(-1, 2),
+                )
+            )
+        return out
+
+    def _threads_for(self, count: int, torch):  # type: ignore[no-untyped-def]
+        """A question (a few short texts) is encoded fastest on one thread: on a busy 2-core
+        machine the default thread pool made one question take ~0.4 s instead of ~30 ms.
+        Batches at indexing keep every thread. The count restored is the one seen when the
+        model loaded, not the current one: two threads of a web process interleaving here
+        would otherwise leave the process on one thread for good."""
+        if count <= SMALL_BATCH and self._threads > 1:
+            return _OneThread(torch, self._threads)
+        return contextlib.nullcontext()
 
     @property
     def dimension(self) -> int:

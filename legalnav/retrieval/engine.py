@@ -27,6 +27,7 @@ from legalnav.retrieval.evidence import (
 )
 from legalnav.retrieval.index import DocIndex, IndexCache
 from legalnav.retrieval.passages import skip_embedding
+from legalnav.retrieval.pooled import embed_passages, pooled_key
 from legalnav.retrieval.rerank import RERANK_DEPTH, Reranker
 from legalnav.retrieval.targeting import DocProfile, DocumentTargeter, Targeting, opening_text
 from legalnav.retrieval.topics import topic_for
@@ -311,16 +312,34 @@ class Corpus:
             else {}
         )
         todo = [j for j, key in enumerate(keys) if key not in known]
-        fresh = self.embedder.encode([texts[j] for j in todo]) if todo else []
+        fresh, units = self._embed([where[j] for j in todo], [texts[j] for j in todo])
         computed = dict(zip((keys[j] for j in todo), fresh, strict=True))
         if self.cache is not None and computed:
-            self.cache.passages.put_many(model, computed.items())
+            self.cache.passages.put_many(model, [*computed.items(), *units.items()])
+        elif units:
+            self.unit_memo.update(units)
         self._matrix = None
         for (d, p), key in zip(where, keys, strict=True):
             self.docs[d].vectors[p] = known[key] if key in known else computed[key]  # type: ignore[index]
         if self.cache is not None:
             for d in missing:
                 self.cache.mark_dirty(self.docs[d])
+
+    def _embed(
+        self, where: list[tuple[int, int]], texts: list[str]
+    ) -> tuple[list[np.ndarray], dict[bytes, np.ndarray]]:
+        """The vectors of the passages at ``where`` (their indexed ``texts``) and, when the
+        documents' text is at hand and the embedder gives token vectors, their units' vectors
+        from the same pass (pooled.py), so that a grid never embeds a sentence of its own."""
+        assert self.embedder is not None
+        if not texts:
+            return [], {}
+        if self.texts is None or not hasattr(self.embedder, "encode_tokens"):
+            return list(self.embedder.encode(texts)), {}
+        passages = [self.docs[d].passages[p] for d, p in where]
+        read = embed_passages(self.embedder, passages, [self.texts[d] for d, _ in where])
+        units = {pooled_key(p): r.units for p, r in zip(passages, read, strict=True)}
+        return [r.vector for r in read], units
 
     def passage_matrix(self) -> np.ndarray:
         """Every passage's vector, one row per corpus row (embedding those still missing),

@@ -143,12 +143,18 @@ def lexical_scores(corpus, question_terms: list[str], units: list[Unit]) -> np.n
     return out
 
 
+def unit_key(passage, text: str) -> bytes:  # type: ignore[no-untyped-def]
+    """The vector-cache key of a unit embedded on its own under its passage's heading path
+    (``text``: the unit's words, however spaced)."""
+    return passage_key(f"unit\n{passage.context}\n{_WS.sub(' ', text).strip()}")
+
+
 def unit_vectors(corpus, units: list[Unit]) -> np.ndarray:  # type: ignore[no-untyped-def]
     """Each unit's vector, embedded with its passage's heading path as the passage was, and
     cached like passage vectors (a unit is embedded once, whichever question reads it)."""
     embedder = corpus.embedder
     texts = [f"{corpus.passage(u.row).context}\n{u.text}" for u in units]
-    keys = [passage_key("unit\n" + t) for t in texts]
+    keys = [unit_key(corpus.passage(u.row), u.text) for u in units]
     cache = corpus.cache.passages if corpus.cache is not None else None
     known = cache.get_many(embedder.name, keys, embedder.dimension) if cache is not None else {}
     # A unit that is the whole of its passage reads as the passage did: the same text gives the

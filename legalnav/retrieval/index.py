@@ -173,7 +173,16 @@ class IndexCache:
                 except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
                     pass  # damaged: its vectors (if any) are found by another version's passages
             path.unlink(missing_ok=True)
-        keys = {passage_key(p.indexed_text) for index in found for p in index.passages}
+        passages = [p for index in found for p in index.passages]
+        keys = {passage_key(p.indexed_text) for p in passages}
+        # ... and the vectors of their sentences: the matrix kept from the passage's pass
+        # (pooled.py) and those embedded one by one (evidence.unit_vectors).
+        from legalnav.retrieval.evidence import unit_key
+        from legalnav.retrieval.pooled import passage_units, pooled_key
+
+        for p in passages:
+            keys.add(pooled_key(p))
+            keys.update(unit_key(p, text[a:b]) for a, b in passage_units(text, p))
         return len(files) + self.passages.delete_many(keys)
 
     def mark_dirty(self, index: DocIndex) -> None:

@@ -170,7 +170,8 @@ def embed_document_text(text: str) -> int:
 def _embedded(text: str) -> DocIndex:
     cache = index_cache()
     doc = cache.get(text)
-    corpus = Corpus([doc], embedder=get_embedder(), cache=cache)
+    # With the text, the passages' pass also keeps their sentences' vectors (pooled.py).
+    corpus = Corpus([doc], embedder=get_embedder(), cache=cache, texts=[text])
     corpus.ensure_vectors()
     cache.flush()
     return doc

@@ -62,6 +62,27 @@ class PassageVectorCache:
                         found[bytes(key)] = vector
         return found
 
+    def get_matrices(
+        self, model: str, keys: list[bytes], dimension: int
+    ) -> dict[bytes, np.ndarray]:
+        """Like ``get_many``, for entries that hold several vectors (a passage's unit matrix,
+        pooled.py): each as an (n, dimension) array."""
+        found: dict[bytes, np.ndarray] = {}
+        with self._lock:
+            db = self._db()
+            for i in range(0, len(keys), _CHUNK):
+                chunk = keys[i : i + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(
+                    f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({marks})",
+                    [model, *chunk],
+                )
+                for key, blob in rows:
+                    flat = np.frombuffer(blob, dtype=np.float32)
+                    if flat.shape[0] % dimension == 0:
+                        found[bytes(key)] = flat.reshape(-1, dimension)
+        return found
+
     def put_many(self, model: str, items: Iterable[tuple[bytes, np.ndarray]]) -> None:
         rows = [(model, key, np.asarray(v, dtype=np.float32).tobytes()) for key, v in items]
         if not rows:

@@ -202,9 +202,13 @@ def test_a_sentence_whose_words_every_passage_uses_scores_no_match_not_an_error(
     assert cell.key == "Governing Law" and 0.0 <= cell.confidence <= 1.0
 
 
-def test_a_fill_embeds_only_the_candidate_units_in_one_batch_and_reads_as_with_all(tmp_path):
-    """The cold fill's cost is embedding sentences: only the units some column picks are
-    embedded, in one call for all the columns, and the cells are the ones a view with every
+def test_a_cold_fill_embeds_only_the_few_units_each_column_rescores_and_reads_as_with_all(
+    tmp_path,
+):
+    """With nothing kept from indexing (a document indexed before units were kept), a fill
+    reads every candidate off one pass of the candidates' passages (one call, and one more for
+    the rest of any passage past the model's window), then embeds alone only the units the
+    columns rescore, in one call for all the columns; the cells are the ones a view with every
     unit already embedded gives."""
     from legalnav.retrieval.adhoc import AdHocCorpora
     from tests.conftest import REPO
@@ -214,39 +218,41 @@ def test_a_fill_embeds_only_the_candidate_units_in_one_batch_and_reads_as_with_a
     text, retriever = corpora.text(path), corpora.retriever([path])
     columns = CUAD_COLUMNS[:12]
     embedder = retriever.corpus.embedder
-    real = embedder.encode
-    calls: list[int] = []
-
-    def counting(texts, *args, **kw):  # type: ignore[no-untyped-def]
-        calls.append(len(texts))
-        return real(texts, *args, **kw)
-
     view = fill.DocumentView(text, retriever)
     qvecs = view.question_vectors([c.search_text for c in columns])
-    wanted = {u for i, c in enumerate(columns) for u in fill.pick_units(view, c, qvecs[i]).picked}
-    assert 0 < len(wanted) < len(view.units)
+    picked = {u for i, c in enumerate(columns) for u in fill.pick_units(view, c, qvecs[i]).picked}
+    w = np.asarray(fill.UNIT_WEIGHTS)
+    rescored = {
+        u
+        for i, c in enumerate(columns)
+        for u in fill.rescored_units(view, c, qvecs[i], w, fill.CUE_WEIGHTS)[1]
+    }
+    assert 0 < len(rescored) <= fill.RESCORED * len(columns) and len(rescored) < len(picked) / 2
     retriever.corpus.unit_memo.clear()
-    retriever.corpus.cache = None  # nothing cached: every unit vector is computed here
-    embedder.encode = counting  # type: ignore[method-assign]
+    retriever.corpus.cache = None  # nothing kept: every vector is computed here
+    calls: list[tuple[str, int]] = []
+    real_encode, real_tokens = embedder.encode, embedder.encode_tokens
+
+    def encode(texts, *args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(("sentences", len(texts)))
+        return real_encode(texts, *args, **kw)
+
+    def tokens(texts, *args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(("passages", len(texts)))
+        return real_tokens(texts, *args, **kw)
+
+    embedder.encode, embedder.encode_tokens = encode, tokens  # type: ignore[method-assign]
     try:
         cells = fill.fill_document(text=text, retriever=retriever, columns=columns)
     finally:
-        embedder.encode = real  # type: ignore[method-assign]
-    corpus = retriever.corpus
-
-    def whole(u: int) -> bool:  # a unit that is all of its passage has the passage's vector
-        unit = view.units[u]
-        return (
-            f"{corpus.passage(unit.row).context}\n{unit.text}"
-            == corpus.passage(unit.row).indexed_text
-        )
-
-    assert any(whole(u) for u in wanted)
-    # one batch: the picked units, less those that are whole passages (questions were embedded)
-    assert calls == [len([u for u in wanted if not whole(u)])]
-    u = next(u for u in sorted(wanted) if whole(u))
-    row = view.units[u].row
-    assert np.allclose(fill.DocumentView(text, retriever).unit_rows([u])[0], corpus.embedded(row))
+        del embedder.encode, embedder.encode_tokens
+    rows = {view.units[u].row for u in picked}
+    assert calls[0][0] == "passages" and calls[0][1] >= len(rows)  # (+ units read alone)
+    sentences = [n for kind, n in calls if kind == "sentences"]
+    # one batch of the rescored units, less those that are whole passages (their vector is
+    # the passage's)
+    assert len(sentences) == 1 and 0 < sentences[0] <= len(rescored)
+    assert len(calls) <= 3
     view = fill.DocumentView(text, retriever)
     view.embed_units(range(len(view.units)))  # every unit, as the fill did before
     warm = fill.fill_document(text=text, retriever=retriever, columns=columns)
@@ -256,3 +262,30 @@ def test_a_fill_embeds_only_the_candidate_units_in_one_batch_and_reads_as_with_a
 
     assert read(cells) == read(warm)
     assert sum(c.found for c in cells) >= 6
+
+
+def test_the_units_a_column_rescores_hold_the_one_every_own_vector_would_choose(tmp_path):
+    """The passage-pass vectors only choose which units get their own vector: the unit the model
+    ranks best when every candidate has its own vector is among those chosen."""
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from tests.conftest import REPO
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    view = fill.DocumentView(text, retriever)
+    columns = list(CUAD_COLUMNS)
+    qvecs = view.question_vectors([c.search_text for c in columns])
+    w = np.asarray(fill.UNIT_WEIGHTS)
+    held = asked = 0
+    for column, qvec in zip(columns, qvecs, strict=True):
+        everyone = set(fill.pick_units(view, column, qvec).picked)
+        if not everyone:
+            continue
+        full = fill._score(
+            fill.candidates(view, column, qvec, own=everyone), column, w, fill.CUE_WEIGHTS
+        )
+        _, chosen = fill.rescored_units(view, column, qvec, w, fill.CUE_WEIGHTS)
+        asked += 1
+        held += full[0].unit in chosen
+    assert asked >= 35 and held / asked >= 0.9, (held, asked)
