@@ -8,7 +8,8 @@ position: the verdict, why, and the quotation verbatim); the memo then opens wit
 
 Document text is untrusted here too: a value that a spreadsheet would read as a formula ("=",
 "+", "-", "@" first) is written as text (CSV: a leading apostrophe, OWASP's advice; XLSX: a string
-cell). WeasyPrint and openpyxl are imported only when an export is made (tests/test_lazy_imports).
+cell). WeasyPrint is imported only when an export is made (tests/test_lazy_imports); the XLSX is
+written by ``xlsx.py``, whose memory does not grow with the grid.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from legalnav.core.users import actor_name
-from legalnav.review import playbooks
+from legalnav.review import playbooks, xlsx
 from legalnav.review.models import Cell, Grid, GridColumn, PlaybookRun
 from legalnav.review.selectors import grid_counts, grid_pages, grid_table
 
@@ -139,7 +140,6 @@ REVIEW_STATES: dict[str, str] = {
     Cell.Review.CONFIRMED: "confirmed",
     Cell.Review.CORRECTED: "corrected",
 }
-_XLSX_MAX_CHARS = 32_000  # a spreadsheet cell holds 32,767 characters at most
 
 
 def cell_review_state(cell: Cell | None) -> str:
@@ -157,65 +157,30 @@ def reader_url(base_url: str, document_id: int, node_ref: str = "") -> str:
     return f"{base_url.rstrip('/')}{path}{anchor}" if base_url else f"{path}{anchor}"
 
 
-class _Sheet:
-    """A write-only sheet's rows (openpyxl's write-only mode: each row goes to disk as it is
-    appended), every value a string cell, never a formula, whatever the text starts with."""
-
-    def __init__(self, book, title: str, header: list[str]) -> None:  # type: ignore[no-untyped-def]
-        from openpyxl.styles import Alignment, Font
-
-        self.sheet = book.create_sheet(title)
-        self.wrap = Alignment(wrap_text=True, vertical="top")
-        self.bold = Font(bold=True)
-        self.link_font = Font(color="0563C1", underline="single")
-        self.header = header
-        self.rows = 0
-
-    def start(self) -> None:
-        """The header row (after the sheet's panes and widths are set: nothing else can be)."""
-        self.append([(h, "") for h in self.header], bold=True)
-
-    def append(self, values: list[tuple[str, str]], bold: bool = False) -> None:
-        """A row of (value, link) pairs; a link makes its cell a hyperlink to the reader."""
-        from openpyxl.cell import WriteOnlyCell
-
-        row = []
-        for value, link in values:
-            cell = WriteOnlyCell(self.sheet, value=value[:_XLSX_MAX_CHARS])
-            cell.data_type = "s"
-            cell.alignment = self.wrap
-            if bold:
-                cell.font = self.bold
-            elif link:
-                cell.hyperlink = link
-                cell.font = self.link_font
-            row.append(cell)
-        self.sheet.append(row)
-        self.rows += 1
+def _sheet(book: xlsx.Book, title: str, header: list[str], freeze: str = "A2") -> xlsx.Sheet:
+    """A sheet of the export with its header row in bold and its panes frozen below it."""
+    sheet = book.sheet(title)
+    sheet.freeze = freeze
+    sheet.append([(h, "") for h in header], style=xlsx.BOLD)
+    return sheet
 
 
 def grid_xlsx_file(grid: Grid, base_url: str = "") -> IO[bytes]:
-    """The XLSX, written in openpyxl's write-only mode a page of documents at a time into a
-    spooled file: the grid sheet, the quotations sheet, then the deviations sheet."""
-    from openpyxl import Workbook  # heavy: only when a spreadsheet is exported
-
-    book = Workbook(write_only=True)
+    """The XLSX, written a page of documents at a time (``xlsx.py``: rows, links and their
+    targets go to temporary files, so memory does not grow with the grid) into a spooled file:
+    the grid sheet, the quotations sheet, then the deviations sheet."""
+    book = xlsx.Book()
     columns = list(GridColumn.objects.filter(grid=grid).order_by("position"))
     header = ["Document", "Title"]
     for column in columns:
         header += [column.key, f"{column.key} (citation)", f"{column.key} (review)"]
-    main = _Sheet(book, "Grid", header)
-    main.sheet.freeze_panes = "C2"
-    main.start()
-    quotes = _Sheet(
+    main = _sheet(book, "Grid", header, freeze="C2")
+    quotes = _sheet(
         book,
         "Quotations",
         ["Document", "Column", "Value", "Quotation", "Provision", "Review", "Reader"],  # fmt: skip
     )
-    quotes.sheet.freeze_panes = "A2"
-    for letter, width in zip("ABCDEFG", (10, 24, 30, 70, 18, 12, 40), strict=True):
-        quotes.sheet.column_dimensions[letter].width = width
-    quotes.start()
+    quotes.widths = dict(enumerate((10, 24, 30, 70, 18, 12, 40), start=1))
     for table in grid_pages(grid, PAGE_ROWS):
         for row in table.rows:
             line = [
@@ -262,16 +227,14 @@ def _runs(grid: Grid) -> list[PlaybookRun]:
     return runs
 
 
-def _deviations_sheet(book, grid: Grid, base_url: str) -> None:  # type: ignore[no-untyped-def]
+def _deviations_sheet(book: xlsx.Book, grid: Grid, base_url: str) -> None:
     runs = _runs(grid)
     if not runs:
         return
-    sheet = _Sheet(
+    sheet = _sheet(
         book, "Deviations", ["Playbook", "Document", "Title", "Position", "Rule", "Severity",
                              "Verdict", "Value", "Why", "Quotation", "Provision", "Reader"],
     )  # fmt: skip
-    sheet.sheet.freeze_panes = "A2"
-    sheet.start()
     for run in runs:
         positions = playbooks.positions_of(run.version.positions)
         for v in playbooks.verdicts_filtered(run=run, verdict="").iterator(chunk_size=PAGE_ROWS):
@@ -291,7 +254,7 @@ def _deviations_sheet(book, grid: Grid, base_url: str) -> None:  # type: ignore[
                 v.citation,
             ]
             sheet.append([(value, "") for value in values] + [(link, link)])
-    sheet.sheet.auto_filter.ref = f"A1:L{sheet.rows}"
+    sheet.auto_filter = f"A1:L{sheet.rows}"
 
 
 def grid_memo_html(grid: Grid, user: User) -> str:
