@@ -88,17 +88,7 @@ class Embedder:
         64 was no faster than 32 there."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        model = self._load()
-        import torch
-
-        with self._threads_for(len(texts), torch):
-            vectors = model.encode(
-                texts,
-                batch_size=batch_size,
-                normalize_embeddings=True,
-                show_progress_bar=False,
-                convert_to_numpy=True,
-            )
+        vectors = self._run(texts, batch_size, convert_to_numpy=True)
         return np.asarray(vectors, dtype=np.float32)
 
     def encode_tokens(self, texts: list[str], *, batch_size: int = 32) -> list[TokenPass]:
@@ -109,18 +99,8 @@ class Embedder:
         model's window is cut as ``encode`` cuts it: ``covered`` says how far its tokens reach."""
         if not texts:
             return []
+        outputs = self._run(texts, batch_size, convert_to_numpy=False, output_value=None)
         model = self._load()
-        import torch
-
-        with self._threads_for(len(texts), torch):
-            outputs = model.encode(
-                texts,
-                batch_size=batch_size,
-                normalize_embeddings=True,
-                show_progress_bar=False,
-                convert_to_numpy=False,
-                output_value=None,
-            )
         tokenizer = model.tokenizer
         out = []
         for text, o in zip(texts, outputs, strict=True):
@@ -142,6 +122,19 @@ class Embedder:
                 )
             )
         return out
+
+    def _run(self, texts: list[str], batch_size: int, **options: object):  # type: ignore[no-untyped-def]
+        model = self._load()
+        import torch
+
+        with self._threads_for(len(texts), torch):
+            return model.encode(
+                texts,
+                batch_size=batch_size,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+                **options,
+            )
 
     def _threads_for(self, count: int, torch):  # type: ignore[no-untyped-def]
         """A question (a few short texts) is encoded fastest on one thread: on a busy 2-core

@@ -44,7 +44,25 @@ class PassageVectorCache:
         return self._conn
 
     def get_many(self, model: str, keys: list[bytes], dimension: int) -> dict[bytes, np.ndarray]:
-        found: dict[bytes, np.ndarray] = {}
+        return {
+            key: vector
+            for key, vector in self._vectors(model, keys)
+            if vector.shape[0] == dimension
+        }
+
+    def get_matrices(
+        self, model: str, keys: list[bytes], dimension: int
+    ) -> dict[bytes, np.ndarray]:
+        """Like ``get_many``, for entries that hold several vectors (a passage's unit matrix,
+        pooled.py): each as an (n, dimension) array."""
+        return {
+            key: flat.reshape(-1, dimension)
+            for key, flat in self._vectors(model, keys)
+            if flat.shape[0] % dimension == 0
+        }
+
+    def _vectors(self, model: str, keys: list[bytes]) -> list[tuple[bytes, np.ndarray]]:
+        found: list[tuple[bytes, np.ndarray]] = []
         if not keys:
             return found
         with self._lock:
@@ -56,31 +74,9 @@ class PassageVectorCache:
                     f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({marks})",
                     [model, *chunk],
                 )
-                for key, blob in rows:
-                    vector = np.frombuffer(blob, dtype=np.float32)
-                    if vector.shape[0] == dimension:
-                        found[bytes(key)] = vector
-        return found
-
-    def get_matrices(
-        self, model: str, keys: list[bytes], dimension: int
-    ) -> dict[bytes, np.ndarray]:
-        """Like ``get_many``, for entries that hold several vectors (a passage's unit matrix,
-        pooled.py): each as an (n, dimension) array."""
-        found: dict[bytes, np.ndarray] = {}
-        with self._lock:
-            db = self._db()
-            for i in range(0, len(keys), _CHUNK):
-                chunk = keys[i : i + _CHUNK]
-                marks = ",".join("?" * len(chunk))
-                rows = db.execute(
-                    f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({marks})",
-                    [model, *chunk],
+                found.extend(
+                    (bytes(key), np.frombuffer(blob, dtype=np.float32)) for key, blob in rows
                 )
-                for key, blob in rows:
-                    flat = np.frombuffer(blob, dtype=np.float32)
-                    if flat.shape[0] % dimension == 0:
-                        found[bytes(key)] = flat.reshape(-1, dimension)
         return found
 
     def put_many(self, model: str, items: Iterable[tuple[bytes, np.ndarray]]) -> None:
