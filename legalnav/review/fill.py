@@ -337,6 +337,7 @@ class _Picked:
     cues: list[re.Pattern[str]]
     cue_hits: dict[int, np.ndarray]
     opening: bool
+    unit_lex: np.ndarray | None = None  # each picked unit's BM25, once asked (candidates)
 
 
 def pick_units(view: DocumentView, column: Column, qvec: np.ndarray) -> _Picked:
@@ -408,13 +409,18 @@ def candidates(
         return []
     p = pick_units(view, column, qvec)
     picked, tokens, lex, top_lex, cos = p.picked, p.tokens, p.lex, p.top_lex, p.cos
-    if own is not None:
-        picked = [u for u in picked if u in own]
     rank_of, topic_p, cues, cue_hits, opening = p.rank_of, p.topic_p, p.cues, p.cue_hits, p.opening
     position = {row: j for j, row in enumerate(rows)}
-    units = [view.units[u] for u in picked]
-    unit_lex = lexical_scores(corpus, tokens, units)
+    # The units' BM25 is scored among all the column's candidates (its length norm and the best
+    # unit it is measured against), whichever of them are read here, as the model was fitted.
+    if p.unit_lex is None:
+        p.unit_lex = lexical_scores(corpus, tokens, [view.units[u] for u in picked])
+    unit_lex = p.unit_lex
     best_unit_lex = max(float(unit_lex.max()), 1e-9) if unit_lex.size else 1.0
+    if own is not None:
+        keep = [n for n, u in enumerate(picked) if u in own]
+        picked, unit_lex = [picked[n] for n in keep], unit_lex[keep]
+    units = [view.units[u] for u in picked]
     extractor = column_extractor(column)
     best_cos = float(cos.max()) if cos.size else 0.0
     if qvec.size <= 1:
