@@ -337,7 +337,11 @@ class Corpus:
         if self.texts is None or not hasattr(self.embedder, "encode_tokens"):
             return list(self.embedder.encode(texts)), {}
         passages = [self.docs[d].passages[p] for d, p in where]
-        read = embed_passages(self.embedder, passages, [self.texts[d] for d, _ in where])
+        try:
+            read = embed_passages(self.embedder, passages, [self.texts[d] for d, _ in where])
+        except ValueError:  # tokens the offsets cannot place: the passages' vectors still count
+            logger.exception("reading sentence vectors off the passages' pass failed")
+            return list(self.embedder.encode(texts)), {}
         units = {pooled_key(p): r.units for p, r in zip(passages, read, strict=True)}
         return [r.vector for r in read], units
 

@@ -220,7 +220,7 @@ class DocumentView:
         self._matrix: np.ndarray | None = None
         self._unit_vectors: dict[int, np.ndarray] = {}  # units' own vectors (unit_rows)
         self._pooled: dict[int, np.ndarray] = {}  # read off their passages' pass (pooled_rows)
-        self._rescored: dict[tuple[str, str, str, bytes], list[int]] = {}  # rescored_units
+        self._rescored: dict[tuple[str, str, str, bytes, int], list[int]] = {}  # rescored_units
         self._picked: dict[tuple[str, str, str], _Picked] = {}
         self._topic: dict[str, np.ndarray] = {}
         self._features: list[set[str]] | None = None
@@ -276,7 +276,11 @@ class DocumentView:
             return np.zeros((0, embedder.dimension), dtype=np.float32)
         rows = sorted({self.units[u].row for u in picked if u not in self._pooled})
         if rows:
-            for row, matrix in unit_matrices(self.corpus, rows, self.text).items():
+            try:
+                matrices = unit_matrices(self.corpus, rows, self.text)
+            except ValueError:  # tokens the offsets cannot place: the units' own vectors
+                return self.unit_rows(picked)
+            for row, matrix in matrices.items():
                 for n, u in enumerate(self.units_of_row.get(row, [])):
                     self._pooled[u] = matrix[n]
         return np.vstack([self._pooled[u] for u in picked])
@@ -497,7 +501,7 @@ def rescored_units(
     candidate's own vector was among these four 98% of the time, and its two best 91%.
     Kept per column for the document: a fill finds them for all its columns first and embeds
     their units in one call."""
-    memo = (column.key, column.search_text, column.type, w.tobytes())
+    memo = (column.key, column.search_text, column.type, w.tobytes(), id(cue_weights))
     found = view._rescored.get(memo)
     if found is None:
         everyone = candidates(view, column, qvec)
