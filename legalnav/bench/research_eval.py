@@ -409,9 +409,13 @@ STANCE_SETS = {
     # Tuned on: the AILA pairs of the first stance work and the EWCA tuning set.
     "old": ("aila_stance.jsonl",),
     "tune": ("aila_stance.jsonl", "stance_tune_ewca.jsonl"),
-    # Frozen 2026-12-04 before the reader changed, labelled by someone who never saw the
-    # classifier; scored once, at the end (docs/figures.md says so).
-    "blind": ("stance_blind_2026-12-04.jsonl",),
+    # The first blind set (frozen 2026-12-04, scored once that day): spent, so tuned on since.
+    "spent": ("stance_blind_2026-12-04.jsonl",),
+    # Everything a reader may be tuned on: the sets above together (193 pairs).
+    "all-tune": ("aila_stance.jsonl", "stance_tune_ewca.jsonl", "stance_blind_2026-12-04.jsonl"),
+    # Frozen 2026-12-05, labelled by someone who never saw the classifier or an earlier label,
+    # from judgments no earlier set uses; scored once, at the end (docs/research.md says when).
+    "blind": ("stance_blind_2026-12-05.jsonl",),
 }
 
 

@@ -54,7 +54,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--set",
             default="tune",
-            choices=["old", "tune", "blind"],
+            choices=["old", "tune", "spent", "all-tune", "blind"],
             help="stance-sets: which hand-labelled set (blind: the frozen set, scored once).",
         )
         parser.add_argument(
