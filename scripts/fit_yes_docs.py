@@ -3,6 +3,7 @@
 the dev sample, and score it on the 40 dev contracts, which nothing here is fitted on (blind).
 
     .venv/bin/python scripts/fit_yes_topics.py            # first: passages and out-of-fold scores
+    .venv/bin/python scripts/fit_yes_units.py --write    # then: the sentence-level clause models
     .venv/bin/python scripts/fit_yes_docs.py [--write]
 
 ``fit_yes_topics.py`` decides a column from one number: the best passage probability of the
@@ -14,6 +15,8 @@ licence) still has its wording. So each document gets, per category, a small fea
 - the logit of the best passage probability of **every** clause-topic model (out of fold for the
   368 training contracts, so a model never scores a contract it was trained on; the shipped model
   for the dev contracts, which it never saw);
+- the logit of the document's best unit probability under the column's sentence-level clause
+  model (``fit_yes_units.py``; out of fold for the 368 as well), where the column has one;
 - ``log(1 + n)``, n the document's passages that match the column's wording cues
   (``columns.py``), and whether any does;
 
@@ -40,6 +43,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
 import train_topics  # noqa: E402
 from fit_yes_topics import CACHE, DEV, OOF, OUT, _f1, cuad_yes_no  # noqa: E402
+from fit_yes_units import DEV as UNIT_DEV  # noqa: E402
+from fit_yes_units import OOF as UNIT_OOF  # noqa: E402
 
 PENALTIES = (0.03, 0.1, 0.3, 1.0)
 MIN_YES = 5  # fewer "Yes" contracts than this among the 368: no model
@@ -72,6 +77,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--write", action="store_true")
+    parser.add_argument(
+        "--no-units", action="store_true", help="leave the sentence-level clause models out"
+    )
     args = parser.parse_args()
     train_topics._setup()
 
@@ -85,14 +93,25 @@ def main() -> None:
     voters = sorted(k for k in oof if len(oof[k]) == len(train) and k in dev_scores)
     current = json.loads(OUT.read_text())
     single = current["thresholds"]
+    units_oof: dict[str, dict[str, float]] = {}
+    units_dev: dict[str, dict[str, float]] = {}
+    if not args.no_units:
+        units_oof = json.loads(UNIT_OOF.read_text())["scores"]
+        units_dev = json.loads(UNIT_DEV.read_text())
 
-    def features(names_: list[str], scores: dict[str, dict[str, float]], k: str) -> np.ndarray:
+    def features(
+        names_: list[str],
+        scores: dict[str, dict[str, float]],
+        k: str,
+        unit_scores: dict[str, dict[str, float]],
+    ) -> np.ndarray:
         column = preset_column(k)
         patterns = compiled_cues(column) if column else []
         out = []
         for n in names_:
             texts = [t for _, _, t in docs[path[n]]]
-            row = docvote.features(lambda c: scores[c][n], voters, texts, patterns)  # noqa: B023
+            best_unit = unit_scores[k][n] if k in unit_scores else None
+            row = docvote.features(lambda c: scores[c][n], voters, texts, patterns, best_unit)  # noqa: B023
             assert row is not None
             out.append(row)
         return np.asarray(out, dtype=np.float64)
@@ -105,7 +124,7 @@ def main() -> None:
         yd = [answers[(n, k)] == "Yes" for n in dev]
         if y.sum() < MIN_YES:
             continue
-        x, xd = features(train, oof, k), features(dev, dev_scores, k)
+        x, xd = features(train, oof, k, units_oof), features(dev, dev_scores, k, units_dev)
         # the single-threshold rule, in-sample on the 368 (its threshold was chosen on them)
         old_train = (
             _f1(list(zip(y.tolist(), [oof[k][n] >= single[k] for n in train], strict=True)))
@@ -136,6 +155,7 @@ def main() -> None:
         if use:
             chosen[k] = {
                 "topics": voters,
+                "units": k in units_oof,
                 "cues": True,
                 "mean": [round(v, 6) for v in mean.tolist()],
                 "scale": [round(v, 6) for v in scale.tolist()],

@@ -58,11 +58,14 @@ def fitted_files() -> dict[str, set[str]]:
     for path in sorted((_ROOT / "retrieval" / "topic_models").glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         out[str(path.relative_to(_ROOT))] = set(data.get("trained_ids", ()))
-    votes = _ROOT / "review" / "topic_thresholds.json"
-    if votes.exists():
-        out[str(votes.relative_to(_ROOT))] = set(
-            json.loads(votes.read_text(encoding="utf-8")).get("fitted_ids", ())
-        )
+    for votes in (
+        _ROOT / "review" / "topic_thresholds.json",
+        _ROOT / "review" / "unit_models.json",
+    ):
+        if votes.exists():
+            out[str(votes.relative_to(_ROOT))] = set(
+                json.loads(votes.read_text(encoding="utf-8")).get("fitted_ids", ())
+            )
     out["review/calibration.py"] = set(calibration.FITTED_ON)
     return out
 

@@ -8,6 +8,8 @@ exclusivity. A rare clause that the topic models have too few examples of still 
 model reads:
 
 - the logit of the best passage probability of every clause-topic model it was fitted with;
+- the logit of the document's best unit probability under the column's sentence-level clause
+  model (``unitclauses``), for a model fitted with one (``units``);
 - ``log(1 + n)`` and ``n > 0``, where n is how many of the document's passages match the column's
   wording cues (``columns.py``).
 
@@ -37,6 +39,7 @@ class DocModel:
     coef: np.ndarray
     intercept: float
     threshold: float
+    units: bool = False  # reads the column's unit model's best unit too
 
     @classmethod
     def of(cls, key: str, data: dict[str, object]) -> DocModel:
@@ -51,8 +54,9 @@ class DocModel:
             vec("coef"),
             float(data["intercept"]),  # type: ignore[arg-type]
             float(data["threshold"]),  # type: ignore[arg-type]
+            bool(data.get("units", False)),
         )
-        width = len(model.topics) + 2
+        width = len(model.topics) + int(model.units) + 2
         if not (model.mean.size == model.scale.size == model.coef.size == width):
             raise ValueError(
                 f"document model for {key!r} has {model.coef.size} weights, not {width}"
@@ -84,15 +88,20 @@ def features(
     topics: Sequence[str],
     passages: Sequence[str],
     patterns: Sequence[re.Pattern[str]],
+    best_unit: float | None = None,
 ) -> list[float] | None:
     """The model's input for one document: ``best_of(topic key)`` is the document's best passage
     probability under that topic's model (None when that model is missing: then there is no
-    input, and the column falls back to its single threshold)."""
-    return document_input(best_of, topics, cue_count(passages, patterns))
+    input, and the column falls back to its single threshold); ``best_unit`` its best unit's
+    probability under the column's unit model, for a model that reads one."""
+    return document_input(best_of, topics, cue_count(passages, patterns), best_unit)
 
 
 def document_input(
-    best_of: Callable[[str], float | None], topics: Sequence[str], cued: int
+    best_of: Callable[[str], float | None],
+    topics: Sequence[str],
+    cued: int,
+    best_unit: float | None = None,
 ) -> list[float] | None:
     """``features`` for a document whose cue count ``cued`` is already known."""
     out = []
@@ -101,4 +110,6 @@ def document_input(
         if p is None:
             return None
         out.append(clipped_logit(p))
+    if best_unit is not None:
+        out.append(clipped_logit(best_unit))
     return out + cue_features(cued)

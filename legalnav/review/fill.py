@@ -71,6 +71,7 @@ from legalnav.review.columns import (
     compiled_cues,
     preset_column,
 )
+from legalnav.review.unitclauses import unit_model_text, unit_models
 
 NOT_FOUND = "not found"
 # Per CUAD yes/no category, the clause-topic model's best passage probability at which a
@@ -224,6 +225,8 @@ class DocumentView:
         self._picked: dict[tuple[str, str, str], _Picked] = {}
         self._topic: dict[str, np.ndarray] = {}
         self._features: list[set[str]] | None = None
+        self._unit_topic: dict[str, np.ndarray] = {}
+        self._unit_features: list[set[str]] | None = None
         self._passage_texts: list[str] | None = None
 
     def passage_texts(self) -> list[str]:
@@ -240,6 +243,19 @@ class DocumentView:
             if self._features is None:  # once per document, whatever the number of columns
                 self._features = [topics.features(t) for t in self.passage_texts()]
             found = self._topic[topic.key] = topic.probabilities_of(self._features)
+        return found
+
+    def unit_topic_probabilities(self, topic: Topic) -> np.ndarray:
+        """A unit model's probability for each of the document's ``units``, each read under its
+        passage's heading path (``unitclauses.unit_model_text``)."""
+        found = self._unit_topic.get(topic.key)
+        if found is None:
+            if self._unit_features is None:  # once per document
+                self._unit_features = [
+                    topics.features(unit_model_text(self.corpus.passage(u.row).context, u.text))
+                    for u in self.units
+                ]
+            found = self._unit_topic[topic.key] = topic.probabilities_of(self._unit_features)
         return found
 
     def unit_rows(self, picked: Sequence[int]) -> np.ndarray:
@@ -746,17 +762,29 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         p = view.topic_probabilities(topic)
         return float(p.max()) if p.size else 0.0
 
+    best_unit = None
+    if model.units:
+        unit_topic = unit_models().get(preset.key)
+        if unit_topic is None:  # fitted with a unit model that is not shipped: no input
+            return None
+        p_units = view.unit_topic_probabilities(unit_topic)
+        best_unit = float(p_units.max()) if p_units.size else 0.0
     cued = docvote.cue_count(view.passage_texts(), compiled_cues(preset))
-    x = docvote.document_input(best_of, model.topics, cued)
+    x = docvote.document_input(best_of, model.topics, cued, best_unit)
     if x is None:
         return None
     p = model.probability(x)
     own = best_of(preset.key)
+    read = []
+    if own is not None:
+        read.append(f"its best passage reads {own:.2f} as such a clause")
+    if best_unit is not None:
+        read.append(f"its best sentence {best_unit:.2f}")
     how = (
-        f"the document model (its best passage reads {own:.2f} as such a clause; "
-        if own is not None
-        else "the document model ("
-    ) + f"{cued} passage{'s' if cued != 1 else ''} use the column's wording)"
+        "the document model ("
+        + "".join(f"{r}; " for r in ([", ".join(read)] if read else []))
+        + f"{cued} passage{'s' if cued != 1 else ''} use the column's wording)"
+    )
     return Vote(p >= model.threshold, p, model.threshold, how)
 
 

@@ -39,6 +39,7 @@ def test_every_fitted_file_records_the_documents_it_was_fitted_on():
     }
     votes = json.loads(fill.TOPIC_YES_FILE.read_text(encoding="utf-8"))
     assert set(votes["fitted_ids"]) == set(train)  # the yes/no votes never saw a dev contract
+    assert files["review/unit_models.json"] == set(train)  # nor did the sentence-level models
     for name, fitted in files.items():
         assert fitted, f"{name} records no documents"
     # each file's count in words agrees with its list
@@ -55,6 +56,7 @@ def test_in_sample_names_the_files_that_saw_the_scored_documents():
     seen = splits.in_sample(train[:3])
     assert seen["retrieval/topic_models/cuad.json"] == 3
     assert seen["review/topic_thresholds.json"] == 3
+    assert seen["review/unit_models.json"] == 3
     ids = [f"cuad:{dev[0]}:Governing Law", "cnli:17:nda-2", "aila:cases:AILA_Q1"]
     assert splits.scored_documents(ids) == {dev[0], "17.txt"}
 

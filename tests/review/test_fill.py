@@ -6,8 +6,10 @@ from __future__ import annotations
 import datetime as dt
 
 import numpy as np
+import pytest
 
 from legalnav.evaluation.fitting import logistic
+from legalnav.retrieval import topics
 from legalnav.review import calibration, fill
 from legalnav.review.columns import CUAD_COLUMNS
 
@@ -54,7 +56,6 @@ def test_the_topic_vote_is_fitted_outside_the_dev_contracts_and_decides_yes_or_n
     exactly when the document's best passage reaches the threshold, quoting that passage."""
     import json
 
-    from legalnav.retrieval import topics
     from legalnav.retrieval.adhoc import AdHocCorpora
     from legalnav.review.columns import YES_NO_KEYS, preset_column
     from tests.conftest import REPO
@@ -151,6 +152,91 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tm
     assert yes.value.startswith("Yes") and "the document model" in yes.reason
     assert f"{cued} passage" in yes.reason and f"{p:.2f}" in yes.reason
     assert no.value == "No" and "the document model" in no.reason
+
+
+def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp_path):
+    """The sentence-level clause models ship with what they were fitted on; a unit model reads
+    each unit under its passage's heading path; a document model fitted with one says Yes
+    exactly when its probability, from the document's best unit, reaches its threshold, and the
+    panel names the best sentence's probability. A model fitted with a unit model that is not
+    shipped gives no input: the column falls back to its single threshold."""
+    import json
+
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from legalnav.retrieval.topics import Topic
+    from legalnav.review import docvote, unitclauses
+    from legalnav.review.columns import YES_NO_KEYS, preset_column
+    from tests.conftest import REPO
+
+    data = json.loads(unitclauses.UNIT_MODELS_FILE.read_text(encoding="utf-8"))
+    assert data["fitted_on"].startswith("368 CUAD contracts outside the 40-contract")
+    shipped = unitclauses.unit_models()
+    assert shipped and set(shipped) <= set(YES_NO_KEYS)
+    assert any(m.units for m in fill.doc_yes_models().values())
+    assert all(m.key in shipped for m in fill.doc_yes_models().values() if m.units)
+    assert unitclauses.unit_model_text("7. Assignment", " Neither  party\nmay ") == (
+        "7. Assignment\nNeither party may"
+    )
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    column = preset_column("Anti-Assignment")
+    assert column is not None
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    view = fill.DocumentView(text, retriever)
+    # a model that knows one word, "assign": a unit using it (or under a heading that does)
+    # reads above every other unit
+    probe = Topic("Anti-Assignment", "", -2.0, {"assign": 4.0})
+    p_units = view.unit_topic_probabilities(probe)
+    assert p_units.shape == (len(view.units),)
+    hits = [
+        i for i, u in enumerate(view.units)
+        if "assign" in topics.features(
+            unitclauses.unit_model_text(view.corpus.passage(u.row).context, u.text)
+        )
+    ]  # fmt: skip
+    assert hits and len(hits) < len(view.units)
+    others = [i for i in range(len(view.units)) if i not in set(hits)]
+    assert np.allclose(p_units[hits], 1 / (1 + np.exp(-2.0)))
+    assert np.allclose(p_units[others], 1 / (1 + np.exp(2.0)))
+    best = float(p_units.max())
+
+    def model(threshold: float) -> docvote.DocModel:
+        # inputs: no topics, the best unit's logit (weight 1), the two cue features (weight 0)
+        return docvote.DocModel(
+            "Anti-Assignment", (), np.zeros(3), np.ones(3),
+            np.array([1.0, 0.0, 0.0]), 0.0, threshold, units=True,
+        )  # fmt: skip
+
+    def cell(threshold: float, units: dict[str, Topic]) -> fill.Cell:
+        original, singles, unit = fill.doc_yes_models, fill.topic_yes_thresholds, fill.unit_models
+        try:
+            fill.doc_yes_models = lambda: {"Anti-Assignment": model(threshold)}  # type: ignore[assignment]
+            fill.topic_yes_thresholds = lambda: {"Anti-Assignment": 1.01}  # type: ignore[assignment]  # never Yes alone
+            fill.unit_models = lambda: units  # type: ignore[assignment]
+            (got,) = fill.fill_document(
+                text=text, retriever=retriever, columns=[column],
+                constants=fill.Constants(yes_thresholds={}),
+            )  # fmt: skip
+        finally:
+            fill.doc_yes_models, fill.topic_yes_thresholds = original, singles  # type: ignore[assignment]
+            fill.unit_models = unit  # type: ignore[assignment]
+        return got
+
+    yes, no = (
+        cell(best - 1e-6, {"Anti-Assignment": probe}),
+        cell(best + 1e-6, {"Anti-Assignment": probe}),
+    )
+    assert yes.value.startswith("Yes") and f"its best sentence {best:.2f}" in yes.reason
+    assert no.value == "No" and "the document model" in no.reason
+    fallback = cell(0.0, {})  # no unit model shipped: the single threshold (never Yes) decides
+    assert fallback.value == "No" and "the document model" not in fallback.reason
+    with pytest.raises(ValueError, match="weights"):
+        docvote.DocModel.of(
+            "Anti-Assignment",
+            {"topics": [], "units": True, "mean": [0, 0], "scale": [1, 1], "coef": [1, 0],
+             "intercept": 0, "threshold": 0.5},
+        )  # fmt: skip
 
 
 def test_typed_thresholds_apply_after_the_dates_are_read_together(tmp_path):
