@@ -99,17 +99,45 @@ def test_the_topic_vote_is_fitted_outside_the_dev_contracts_and_decides_yes_or_n
     assert not no.value.startswith("Yes")
 
 
-def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tmp_path):
+def _anti_assignment_view(tmp_path):  # type: ignore[no-untyped-def]
+    """The demo development agreement, indexed ad hoc, its view and the Anti-Assignment column."""
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from legalnav.review.columns import preset_column
+    from tests.conftest import REPO
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    column = preset_column("Anti-Assignment")
+    assert column is not None
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    return text, retriever, fill.DocumentView(text, retriever), column
+
+
+def _voted_cell(monkeypatch, text, retriever, column, **models) -> fill.Cell:  # type: ignore[no-untyped-def]
+    """The column's one cell with the fill's model loaders replaced (``doc_yes_models=…``,
+    ``topic_yes_thresholds=…``, ``unit_models=…``: the values they return), the cell's own
+    confidence threshold for a Yes left out."""
+    with monkeypatch.context() as m:
+        for name, value in models.items():
+            m.setattr(fill, name, lambda value=value: value)
+        (got,) = fill.fill_document(
+            text=text, retriever=retriever, columns=[column],
+            constants=fill.Constants(yes_thresholds={}),
+        )  # fmt: skip
+    return got
+
+
+def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
+    tmp_path, monkeypatch
+):
     """The shipped document models say what they were fitted on and have one weight per input;
     on a real agreement a column with a document model says Yes exactly when the model's
     probability reaches its threshold, whatever the single topic threshold says, and the panel's
     reason names the document model and how many passages use the column's wording."""
     import json
 
-    from legalnav.retrieval.adhoc import AdHocCorpora
     from legalnav.review import docvote
-    from legalnav.review.columns import YES_NO_KEYS, compiled_cues, preset_column
-    from tests.conftest import REPO
+    from legalnav.review.columns import YES_NO_KEYS, compiled_cues
 
     data = json.loads(fill.TOPIC_YES_FILE.read_text(encoding="utf-8"))
     assert data["doc_models_fitted_on"].startswith("368 CUAD contracts outside the 40-contract")
@@ -117,12 +145,7 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tm
     assert shipped and set(shipped) <= set(YES_NO_KEYS)
     assert all(0.0 < m.threshold < 1.0 for m in shipped.values())
 
-    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
-    corpora = AdHocCorpora(tmp_path)
-    column = preset_column("Anti-Assignment")
-    assert column is not None
-    text, retriever = corpora.text(path), corpora.retriever([path])
-    view = fill.DocumentView(text, retriever)
+    text, retriever, view, column = _anti_assignment_view(tmp_path)
     cued = sum(1 for t in view.passage_texts() if any(rx.search(t) for rx in compiled_cues(column)))
     assert cued > 0  # the development agreement restricts assignment in words
 
@@ -136,17 +159,11 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tm
     p = 1 / (1 + np.exp(-np.log1p(cued)))
 
     def cell(threshold: float) -> fill.Cell:
-        original, singles = fill.doc_yes_models, fill.topic_yes_thresholds
-        try:
-            fill.doc_yes_models = lambda: {"Anti-Assignment": model(threshold)}  # type: ignore[assignment]
-            fill.topic_yes_thresholds = lambda: {"Anti-Assignment": 0.0}  # type: ignore[assignment]  # always Yes alone
-            (got,) = fill.fill_document(
-                text=text, retriever=retriever, columns=[column],
-                constants=fill.Constants(yes_thresholds={}),
-            )  # fmt: skip
-        finally:
-            fill.doc_yes_models, fill.topic_yes_thresholds = original, singles  # type: ignore[assignment]
-        return got
+        return _voted_cell(
+            monkeypatch, text, retriever, column,
+            doc_yes_models={"Anti-Assignment": model(threshold)},
+            topic_yes_thresholds={"Anti-Assignment": 0.0},  # always Yes alone
+        )  # fmt: skip
 
     yes, no = cell(p - 1e-6), cell(p + 1e-6)
     assert yes.value.startswith("Yes") and "the document model" in yes.reason
@@ -154,7 +171,7 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(tm
     assert no.value == "No" and "the document model" in no.reason
 
 
-def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp_path):
+def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp_path, monkeypatch):
     """The sentence-level clause models ship with what they were fitted on; a unit model reads
     each unit under its passage's heading path; a document model fitted with one says Yes
     exactly when its probability, from the document's best unit, reaches its threshold, and the
@@ -162,11 +179,9 @@ def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp
     shipped gives no input: the column falls back to its single threshold."""
     import json
 
-    from legalnav.retrieval.adhoc import AdHocCorpora
     from legalnav.retrieval.topics import Topic
     from legalnav.review import docvote, unitclauses
-    from legalnav.review.columns import YES_NO_KEYS, preset_column
-    from tests.conftest import REPO
+    from legalnav.review.columns import YES_NO_KEYS
 
     data = json.loads(unitclauses.UNIT_MODELS_FILE.read_text(encoding="utf-8"))
     assert data["fitted_on"].startswith("368 CUAD contracts outside the 40-contract")
@@ -178,12 +193,7 @@ def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp
         "7. Assignment\nNeither party may"
     )
 
-    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
-    corpora = AdHocCorpora(tmp_path)
-    column = preset_column("Anti-Assignment")
-    assert column is not None
-    text, retriever = corpora.text(path), corpora.retriever([path])
-    view = fill.DocumentView(text, retriever)
+    text, retriever, view, column = _anti_assignment_view(tmp_path)
     # a model that knows one word, "assign": a unit using it (or under a heading that does)
     # reads above every other unit
     probe = Topic("Anti-Assignment", "", -2.0, {"assign": 4.0})
@@ -209,19 +219,12 @@ def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp
         )  # fmt: skip
 
     def cell(threshold: float, units: dict[str, Topic]) -> fill.Cell:
-        original, singles, unit = fill.doc_yes_models, fill.topic_yes_thresholds, fill.unit_models
-        try:
-            fill.doc_yes_models = lambda: {"Anti-Assignment": model(threshold)}  # type: ignore[assignment]
-            fill.topic_yes_thresholds = lambda: {"Anti-Assignment": 1.01}  # type: ignore[assignment]  # never Yes alone
-            fill.unit_models = lambda: units  # type: ignore[assignment]
-            (got,) = fill.fill_document(
-                text=text, retriever=retriever, columns=[column],
-                constants=fill.Constants(yes_thresholds={}),
-            )  # fmt: skip
-        finally:
-            fill.doc_yes_models, fill.topic_yes_thresholds = original, singles  # type: ignore[assignment]
-            fill.unit_models = unit  # type: ignore[assignment]
-        return got
+        return _voted_cell(
+            monkeypatch, text, retriever, column,
+            doc_yes_models={"Anti-Assignment": model(threshold)},
+            topic_yes_thresholds={"Anti-Assignment": 1.01},  # never Yes alone
+            unit_models=units,
+        )  # fmt: skip
 
     yes, no = (
         cell(best - 1e-6, {"Anti-Assignment": probe}),
