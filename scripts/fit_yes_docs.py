@@ -96,6 +96,8 @@ def main() -> None:
     units_oof: dict[str, dict[str, float]] = {}
     units_dev: dict[str, dict[str, float]] = {}
     if not args.no_units:
+        if not UNIT_OOF.exists():
+            raise SystemExit("run scripts/fit_yes_units.py first, or pass --no-units")
         units_oof = json.loads(UNIT_OOF.read_text())["scores"]
         units_dev = json.loads(UNIT_DEV.read_text())
 

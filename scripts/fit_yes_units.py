@@ -62,9 +62,6 @@ def main() -> None:
     args = parser.parse_args()
     train_topics._setup()
 
-    from scipy.sparse import csr_matrix
-    from sklearn.linear_model import LogisticRegression
-
     from legalnav.retrieval import topics
 
     rows, names, dev, train, answers, cats, path = cuad_yes_no()
@@ -87,20 +84,7 @@ def main() -> None:
     )
 
     def design(ns: list[str], vocab: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
-        if vocab is None:
-            df: dict[str, int] = {}
-            for n in ns:
-                for fs in feats[n]:
-                    for f in fs:
-                        df[f] = df.get(f, 0) + 1
-            vocab = {f: i for i, f in enumerate(sorted(f for f, m in df.items() if m >= MIN_DF))}
-        indptr, ind = [0], []
-        for n in ns:
-            for fs in feats[n]:
-                ind.extend(sorted(vocab[f] for f in fs if f in vocab))
-                indptr.append(len(ind))
-        x = csr_matrix((np.ones(len(ind)), ind, indptr), shape=(len(indptr) - 1, len(vocab)))
-        return x, vocab
+        return train_topics.design([fs for n in ns for fs in feats[n]], vocab, MIN_DF)
 
     def labels(ns: list[str], k: str) -> np.ndarray:
         return np.asarray(
@@ -112,13 +96,8 @@ def main() -> None:
         )
 
     def fit(x, y: np.ndarray, vocab: dict[str, int]) -> topics.Topic:  # type: ignore[no-untyped-def]
-        model = LogisticRegression(C=args.c, max_iter=2000, class_weight="balanced").fit(x, y)
-        names_ = {i: f for f, i in vocab.items()}
-        order = np.argsort(-np.abs(model.coef_[0]))[: args.keep]
-        weights = {
-            names_[int(i)]: round(float(model.coef_[0][i]), 4) for i in order if model.coef_[0][i]
-        }
-        return topics.Topic("", "", round(float(model.intercept_[0]), 4), weights)
+        intercept, weights = train_topics.fit_kept(x, vocab, y, args.c, args.keep)
+        return topics.Topic("", "", round(intercept, 4), weights)
 
     def best(topic: topics.Topic, n: str) -> float:
         p = topic.probabilities_of(feats[n])

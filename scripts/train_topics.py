@@ -59,35 +59,48 @@ def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
     return any(start < e and s < end for s, e in spans)
 
 
-def _fit(rows: list[str], labels: list[int], c: float, keep: int) -> tuple[float, dict[str, float]]:
-    from sklearn.linear_model import LogisticRegression
-
-    from legalnav.retrieval.topics import features
-
-    docs = [features(r) for r in rows]
-    vocab: dict[str, int] = {}
-    df: dict[str, int] = {}
-    for d in docs:
-        for f in d:
-            df[f] = df.get(f, 0) + 1
-    for f, n in df.items():
-        if n >= 3:
-            vocab[f] = len(vocab)
+def design(feature_sets: list[set[str]], vocab: dict[str, int] | None = None, min_df: int = 3):  # type: ignore[no-untyped-def]
+    """(0/1 sparse matrix, vocabulary) of the rows' features; the vocabulary (the features at
+    least ``min_df`` rows use, in sorted order) is built from these rows unless given."""
     import numpy as np
     from scipy.sparse import csr_matrix
 
+    if vocab is None:
+        df: dict[str, int] = {}
+        for fs in feature_sets:
+            for f in fs:
+                df[f] = df.get(f, 0) + 1
+        vocab = {f: i for i, f in enumerate(sorted(f for f, n in df.items() if n >= min_df))}
     indptr, indices = [0], []
-    for d in docs:
-        indices.extend(sorted(vocab[f] for f in d if f in vocab))
+    for fs in feature_sets:
+        indices.extend(sorted(vocab[f] for f in fs if f in vocab))
         indptr.append(len(indices))
-    x = csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(docs), len(vocab)))
+    x = csr_matrix((np.ones(len(indices)), indices, indptr), shape=(len(feature_sets), len(vocab)))
+    return x, vocab
+
+
+def fit_kept(
+    x, vocab: dict[str, int], labels, c: float, keep: int
+) -> tuple[float, dict[str, float]]:  # type: ignore[no-untyped-def]
+    """(intercept, the ``keep`` strongest weights by feature) of an L2 logistic regression with
+    balanced classes over ``design``'s matrix."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+
     model = LogisticRegression(C=c, max_iter=2000, class_weight="balanced")
-    model.fit(x, np.array(labels))
+    model.fit(x, np.asarray(labels))
     names = {i: f for f, i in vocab.items()}
     order = np.argsort(-np.abs(model.coef_[0]))[:keep]
     return float(model.intercept_[0]), {
         names[int(i)]: round(float(model.coef_[0][i]), 4) for i in order if model.coef_[0][i]
     }
+
+
+def _fit(rows: list[str], labels: list[int], c: float, keep: int) -> tuple[float, dict[str, float]]:
+    from legalnav.retrieval.topics import features
+
+    x, vocab = design([features(r) for r in rows])
+    return fit_kept(x, vocab, labels, c, keep)
 
 
 def _train(

@@ -414,7 +414,7 @@ STANCE_SETS = {
     # Everything a reader may be tuned on: the sets above together (193 pairs).
     "all-tune": ("aila_stance.jsonl", "stance_tune_ewca.jsonl", "stance_blind_2026-12-04.jsonl"),
     # Frozen 2026-12-05, labelled by someone who never saw the classifier or an earlier label,
-    # from judgments no earlier set uses; scored once, at the end (docs/research.md says when).
+    # from judgments no earlier set uses; scored once on 2026-12-05 (docs/research.md), now spent.
     "blind": ("stance_blind_2026-12-05.jsonl",),
 }
 

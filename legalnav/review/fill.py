@@ -775,15 +775,13 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         return None
     p = model.probability(x)
     own = best_of(preset.key)
-    read = []
-    if own is not None:
-        read.append(f"its best passage reads {own:.2f} as such a clause")
-    if best_unit is not None:
-        read.append(f"its best sentence {best_unit:.2f}")
+    read = ", ".join(
+        ([f"its best passage reads {own:.2f} as such a clause"] if own is not None else [])
+        + ([f"its best sentence {best_unit:.2f}"] if best_unit is not None else [])
+    )
     how = (
-        "the document model ("
-        + "".join(f"{r}; " for r in ([", ".join(read)] if read else []))
-        + f"{cued} passage{'s' if cued != 1 else ''} use the column's wording)"
+        f"the document model ({read + '; ' if read else ''}"
+        f"{cued} passage{'s' if cued != 1 else ''} use the column's wording)"
     )
     return Vote(p >= model.threshold, p, model.threshold, how)
 

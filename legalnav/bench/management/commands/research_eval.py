@@ -55,7 +55,7 @@ class Command(BaseCommand):
             "--set",
             default="tune",
             choices=["old", "tune", "spent", "all-tune", "blind"],
-            help="stance-sets: which hand-labelled set (blind: the frozen set, scored once).",
+            help="stance-sets: which hand-labelled set (tune, spent, all-tune: tuned on; blind: the 2026-12-05 set, scored once that day).",
         )
         parser.add_argument(
             "--words",
