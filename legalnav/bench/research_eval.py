@@ -409,13 +409,19 @@ STANCE_SETS = {
     # Tuned on: the AILA pairs of the first stance work and the EWCA tuning set.
     "old": ("aila_stance.jsonl",),
     "tune": ("aila_stance.jsonl", "stance_tune_ewca.jsonl"),
-    # The first blind set (frozen 2026-12-04, scored once that day): spent, so tuned on since.
-    "spent": ("stance_blind_2026-12-04.jsonl",),
-    # Everything a reader may be tuned on: the sets above together (193 pairs).
-    "all-tune": ("aila_stance.jsonl", "stance_tune_ewca.jsonl", "stance_blind_2026-12-04.jsonl"),
-    # Frozen 2026-12-05, labelled by someone who never saw the classifier or an earlier label,
-    # from judgments no earlier set uses; scored once on 2026-12-05 (docs/research.md), now spent.
-    "blind": ("stance_blind_2026-12-05.jsonl",),
+    # The blind sets once scored (frozen 2026-12-04 and 2026-12-05, each scored once that day):
+    # spent, so tuned on since.
+    "spent": ("stance_blind_2026-12-04.jsonl", "stance_blind_2026-12-05.jsonl"),
+    # Everything a reader may be tuned on: the sets above together (285 pairs).
+    "all-tune": (
+        "aila_stance.jsonl",
+        "stance_tune_ewca.jsonl",
+        "stance_blind_2026-12-04.jsonl",
+        "stance_blind_2026-12-05.jsonl",
+    ),
+    # Frozen 2026-12-05 (the third set), labelled by someone who never saw the classifier or an
+    # earlier label, from judgments no earlier set uses; scored once (docs/research.md).
+    "blind": ("stance_blind_2026-12-05b.jsonl",),
 }
 
 
@@ -484,7 +490,16 @@ def stance_set_scores(
         text, card = cards[(source, doc)]
         reading = read_question(str(r["brief"]))
         issue = issue_of(str(r["brief"]), reading.proposition, reading.proposition_from)
-        match = match_holdings(issue.text, [(text, card.holdings)], embedder, shares[source])[0]  # type: ignore[attr-defined]
+        # As research runs in a matter of the source's judgments (the issue's own words test
+        # included).
+        share, in_matter = shares[source]
+        match = match_holdings(
+            issue.text,
+            [(text, card.holdings)],  # type: ignore[attr-defined]
+            embedder,
+            share,
+            in_matter,
+        )[0]
         stance = holding_stance(reading.side, CardFacts.of(card), match, issue)
         results.append(
             {

@@ -66,6 +66,9 @@ class CaseCard(models.Model):
     issues = models.JSONField(default=list, blank=True)  # [{text, paragraph, start, end}]
     holdings = models.JSONField(default=list, blank=True)
     paragraph_count = models.PositiveIntegerField(default=0)
+    # What the text calls each side in plain words ({"appellant": ["mother"], …}): see
+    # judgments.described.
+    described = models.JSONField(default=dict, blank=True)
     parents = models.JSONField(default=list, blank=True)  # [{id, start, end, first, last, heading}]
     enrichment = models.JSONField(default=dict, blank=True)  # Claude's additions, with quotes
     text_sha256 = models.CharField(max_length=64, blank=True)  # the text the card was built from

@@ -26,7 +26,9 @@ PUBLIC_BODY = (
     r"(?:home department|justice|education|transport|health(?: and social care)?|work and "
     r"pensions|housing,? communities and local government|environment,? food and rural affairs|"
     r"foreign(?:,)? (?:and )?commonwealth(?: and development)? affairs|defence))?|"
-    r"home office|home secretary|government department|the minister|ministry"
+    r"home office|home secretary|government department|the minister|ministry|"
+    r"public bod(?:y|ies)|(?:statutory |public |independent |financial )?regulators?|"
+    r"nhs (?:foundation )?trusts?|(?:nhs )?clinical commissioning groups?|health authorit(?:y|ies)"
 )
 _ROLE_WORDS: list[tuple[str, str]] = [
     ("accused", r"accused|convicts?|detenu|prisoner|under-?trial|the defence|defence"),
@@ -73,6 +75,8 @@ _ROLE_WORDS: list[tuple[str, str]] = [
     # A parent in a family case ("the left-behind father", "the mother").
     ("father", r"fathers?"),
     ("mother", r"mothers?"),
+    ("debtor", r"(?:judgment |individual )?debtors?|bankrupts?"),
+    ("creditor", r"(?:petitioning |judgment )?creditors?"),
     ("claimant", r"claimants?"),
     ("complainant", r"complainants?"),
     ("plaintiff", r"plaintiffs?"),
@@ -104,6 +108,8 @@ OPPONENT = {
     "private": "state",
     "father": "mother",
     "mother": "father",
+    "debtor": "creditor",
+    "creditor": "debtor",
 }
 # What a role is called in a sentence ("an accused appellant", "the prosecution").
 _ROLE_NAMES = {"state": "State", "revenue": "Revenue", "private": "private party"}
@@ -162,6 +168,7 @@ def _article(word: str) -> str:
 # comes before them).
 _CLIENT_AFTER = re.compile(
     r"\b(?:my client|our client|our clients|we (?:act|appear|are acting|are appearing|are) for|"
+    r"(?:we|i) (?:advise|are advising|am advising|are instructed by|am instructed by)|"
     r"i (?:act|appear|am acting|am appearing|am) for|we represent|i represent|representing|"
     r"on behalf of|acting for|(?:brief|research|memo|note|submissions?|arguments?) for|"
     r"we are (?:defending|the)|i am (?:defending|the)|defending|we are for)\b|"
@@ -178,10 +185,10 @@ _CLIENT_BEFORE = re.compile(
 # "our client, the husband, is charged with …": a person named by relation, then what happened
 # to them, which says which side they are on.
 _RELATION = re.compile(
-    r"^\s*,?\s*(?:the|a|an)\s+(?P<who>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,?\s+"
+    r"^\s*(?:,\s*(?:(?:the|a|an)\s+)?|(?:the|a|an)\s+)(?P<who>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*,?\s+"
     r"(?:(?:who\s+)?(?:is|was|has\s+been|had\s+been|stands|were|are|have\s+been)\s+)?"
     r"(?P<what>charged|accused|prosecuted|convicted|tried|arrested|booked|sued|dismissed|"
-    r"terminated|evicted|assessed|detained)\b",
+    r"terminated|evicted|assessed|detained|brings?|bringing|brought)\b",
     re.I,
 )
 _RELATION_ROLE = {
@@ -198,6 +205,11 @@ _RELATION_ROLE = {
     "terminated": "employee",
     "evicted": "tenant",
     "assessed": "assessee",
+    # "our clients, truck purchasers, bring follow-on damages claims": they sue.
+    "bring": "claimant",
+    "brings": "claimant",
+    "bringing": "claimant",
+    "brought": "claimant",
 }
 _OPENING_ROLE = re.compile(
     r"^(?:(?P<who>prosecution|defence|defense)\s+(?:brief|note|research|memo|submissions?)\b)",
@@ -459,6 +471,9 @@ def read_side(question: str) -> Side:
         if related and m.group(0).strip().lower() in ("my client", "our client", "our clients"):
             role = _RELATION_ROLE[related.group("what").lower()]
             who = related.group("who").lower()
+            named = _role_at(who)
+            if named is not None and named[1] not in POSITIONS and named[1] not in _GENERIC:
+                role = named[1]  # "our client, a taxpayer, was charged a penalty": a taxpayer
             return Side(
                 role,
                 f"{m.group(0).strip()}, the {who}, … {related.group('what')}",
@@ -466,6 +481,25 @@ def read_side(question: str) -> Side:
                 position=_with_position(q, m.end(), role, related.group(0)),
             )
         found = _role_at(clause)
+        if found is not None and _AGAINST.search(clause[: found[0]]):
+            # "an individual in proceedings against the state", "a party that has won its case
+            # against a public body": the role named is the other side's.
+            against = _opposite(found[1], found[2])
+            if against:
+                someone = re.match(r"\s*(?:an?|the)\s+(?P<who>[a-z][\w-]+)", clause)
+                return Side(
+                    against,
+                    f"{m.group(0).strip()} … against … {found[2]}",
+                    label=someone.group("who").lower() if someone else against,
+                )
+        if found is not None and found[1] == "state" and _CHALLENGES.match(clause[found[0] :]):
+            # "a local authority and residents' groups challenging government decisions": the
+            # challenger stands where a private party stands against the public body it sues.
+            return Side(
+                "private",
+                f"{m.group(0).strip()} … {found[2]} … challenging",
+                label=_label("state", found[2]),
+            )
         if found is not None:
             at = m.end() + found[0]
             side = _side(q, at, found[1], found[2], f"{m.group(0).strip()} … {found[2]}")
@@ -543,6 +577,20 @@ def read_side(question: str) -> Side:
                 ours = "private"  # against a council or a minister: the private party
             return Side(ours, voice.group(0), label=ours)
     return Side("")
+
+
+# "… against the state", "… against a public body": what follows names the client's opponent.
+_AGAINST = re.compile(r"\bagainst\s+(?:the\s+|a\s+|an\s+)?$", re.I)
+# A public body that is itself challenging a decision (its role word, then up to six words).
+_CHALLENGES = re.compile(r"[\w' -]{0,60}?\bchalleng(?:e|es|ing)\b", re.I)
+
+
+def _opposite(role: str, words: str) -> str:
+    """The client's role when ``role`` (named in ``words``) is the other side's: against the
+    State or a public body, a private party; else the role's opponent, if it has one."""
+    if role == "state" or role == "revenue":
+        return "private" if role == "state" else "assessee"
+    return OPPONENT.get(role, "") if role not in POSITIONS else ""
 
 
 def _wanted(rx: re.Pattern[str], question: str) -> re.Match[str] | None:

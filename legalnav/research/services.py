@@ -40,7 +40,7 @@ logger = logging.getLogger(__name__)
 # a judicial review's applicant is the claimant, "the appellant, the claimant below", "the
 # appeal is brought by the tenant", a father and a mother as parties),
 # so that case_cards_refresh re-reads the cards built before.
-CARD_READER_VERSION = 6
+CARD_READER_VERSION = 7
 
 _DEFER_LINKING: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "defer_linking", default=False
@@ -133,6 +133,7 @@ def _card_values(data: CaseCardData, *, document: Document, text: str) -> dict[s
         issues=fields["issues"],
         holdings=fields["holdings"],
         paragraph_count=data.paragraph_count,
+        described=data.described,
         parents=parents,
         text_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         reader_version=CARD_READER_VERSION,

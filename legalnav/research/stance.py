@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from legalnav.research.holding import HoldingMatch, Issue
 from legalnav.research.judgments.treatment import Treatment, treatment_of
-from legalnav.research.reading import OPPONENT, Side, is_public_body, read_side
+from legalnav.research.reading import OPPONENT, POSITIONS, Side, is_public_body, read_side
 
 __all__ = ["OPPONENT", "Side", "user_side"]
 
@@ -78,6 +78,8 @@ class CardFacts:
     respondent_role: str = ""
     judicial_treatment: str = ""
     criminal: bool | None = None  # None: not known
+    # What the text calls each side in plain words ({"appellant": ["mother"], …}).
+    described: dict[str, list[str]] | None = None
 
     @classmethod
     def of(cls, card: object) -> CardFacts:
@@ -93,6 +95,7 @@ class CardFacts:
             respondent_role=card.respondent_role,  # type: ignore[attr-defined]
             judicial_treatment=card.judicial_treatment,  # type: ignore[attr-defined]
             criminal=card.criminal,  # type: ignore[attr-defined]
+            described=getattr(card, "described", None) or {},
         )
 
 
@@ -131,6 +134,25 @@ def _other(position: str) -> str:
     return {"appellant": "respondent", "respondent": "appellant"}.get(position, "")
 
 
+def _by_description(side: Side, card: CardFacts) -> str:
+    """The one position the text calls by the side's own word ("the appellant mother", "Mr X,
+    the debtor"; "individual" for a person against an organisation), or its opponent's."""
+    said = card.described or {}
+    a, r = set(said.get("appellant", ())), set(said.get("respondent", ()))
+    mine = (_words(side.label) | {side.role}) - {"party", "the", "a", "an", "in", "of"}
+    mine |= {w.rstrip("s") for w in mine}
+    theirs = {OPPONENT.get(side.role, "")} - {""}
+    if a & mine and not r & mine:
+        return "appellant"
+    if r & mine and not a & mine:
+        return "respondent"
+    if r & theirs and not a & theirs:
+        return "appellant"
+    if a & theirs and not r & theirs:
+        return "respondent"
+    return ""
+
+
 def side_in_case(side: Side, card: CardFacts) -> str:
     """Where the user's side sat in this judgment: "appellant", "respondent" or ""."""
     if not side.role:
@@ -139,7 +161,7 @@ def side_in_case(side: Side, card: CardFacts) -> str:
         # Only a position is known: compare positions (a petitioner is the one who moved).
         return "respondent" if side.role == "respondent" else "appellant"
     if side.role == "party":
-        return ""
+        return _by_description(side, card)  # "a litigant in person": the individual, if one
     if side.role in _CRIMINAL_SIDES and card.criminal is False:
         return ""
     labels = _words(card.appellant_label) | _words(card.respondent_label)
@@ -158,6 +180,9 @@ def side_in_case(side: Side, card: CardFacts) -> str:
         return state_at if public_body else _other(state_at)
     mine = _LABELS_FOR.get(side.role, {side.role})
     theirs = _LABELS_FOR.get(OPPONENT.get(side.role, ""), {OPPONENT.get(side.role, "")})
+    # And the parties that take this side as their opponent (a claimant against an insurer).
+    theirs = theirs | {role for role, opposed in OPPONENT.items() if opposed == side.role}
+    theirs -= set(POSITIONS)
     found = _by_words(mine, theirs, card)
     if found:
         return found
@@ -193,6 +218,9 @@ def side_in_case(side: Side, card: CardFacts) -> str:
         if public:
             private = "respondent" if public == "appellant" else "appellant"
             return public if side.role == "employer" else private
+    found = _by_description(side, card)
+    if found:
+        return found
     # Nothing in the judgment names the side's kind of party: compare positions, as for a side
     # the question names only by its position ("the claimant-appellant", "the landlord
     # appellants"), the judgment's appellant standing where the side's appeal stands.

@@ -245,3 +245,21 @@ def test_cards_an_older_reader_built_are_read_again_without_reindexing(db, capsy
     assert set(Node.objects.filter(document=card.document).values_list("pk", flat=True)) == nodes
     call_command("load_judgments", folder, matter="Old cards", names="C19,C1")
     assert "read again" not in capsys.readouterr().out
+
+
+def test_the_card_keeps_what_the_text_calls_each_side(research_matter):
+    """A transcript's plain words for its sides ("the respondent mother") are stored on the card,
+    so that research can place a client described by its position in life."""
+    from tests.research.test_uk_sides import transcript
+
+    text = transcript(
+        "RE K (CHILDREN)\nAppellant\n- and -\nRespondent",
+        "1. The father appeals against the return order. The respondent mother opposes the "
+        "appeal.\n2. The mother (the respondent) lives in England.\n3. I would dismiss the appeal.",
+    )
+    doc, _ = document_add(
+        matter=research_matter, filename="re-k.txt", data=text.encode(), enqueue=False
+    )
+    assert document_index(document_id=doc.pk).status == "indexed"
+    card = CaseCard.objects.get(document=doc)
+    assert card.described == {"appellant": [], "respondent": ["mother"]}

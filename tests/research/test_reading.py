@@ -229,6 +229,62 @@ def test_a_fact_pattern_without_a_side_is_asked_back_with_the_likely_sides():
             "",
             "",
         ),
+        # The client's own word wins over what was done to it ("charged a penalty").
+        (
+            "Our client, a taxpayer, was charged a penalty for a late return.",
+            "assessee",
+            "taxpayer",
+            "",
+            "",
+        ),
+        # The opponent named after "against": the client is the other side.
+        (
+            "I act for a person in proceedings against the Home Office about detention.",
+            "private",
+            "person",
+            "",
+            "",
+        ),
+        (
+            "We represent a company that won its case against a public body. Costs?",
+            "private",
+            "company",
+            "",
+            "",
+        ),
+        # A public body of the health service, and a client that is advised.
+        ("Our client, an NHS Trust, seeks a declaration.", "state", "nhs trust", "", ""),
+        (
+            "We advise a local authority facing a claim about school transport.",
+            "state",
+            "local authority",
+            "",
+            "",
+        ),
+        # A public body challenging another's decision stands where a challenger stands.
+        (
+            "We represent a district council challenging the minister's decision to approve "
+            "the scheme.",
+            "private",
+            "district council",
+            "",
+            "",
+        ),
+        # Claimants named by what they do: they bring the claims.
+        (
+            "Our clients, fuel buyers, bring damages claims against the cartel.",
+            "claimant",
+            "fuel buyers",
+            "",
+            "",
+        ),
+        (
+            "I act for an individual debtor facing a bankruptcy petition.",
+            "debtor",
+            "individual debtor",
+            "",
+            "",
+        ),
     ],
 )
 def test_sides_as_lawyers_write_them(question, role, label, position, party):

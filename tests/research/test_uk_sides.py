@@ -198,6 +198,53 @@ def test_a_text_that_contradicts_itself_says_nothing():
             SUPPORTING,
             "respondent",
         ),
+        # A regulator whose name says nothing public is the defendant to a judicial review: the
+        # college that brought it answered the regulator's appeal and lost.
+        (
+            "We represent a regulator whose registration decision was quashed.",
+            "THE OFFICE FOR COLLEGES\nAppellant\n- and -\nTHE QUEEN (ON THE APPLICATION OF "
+            "NORTHFIELD COLLEGE LIMITED)\nRespondent",
+            "1. The regulator appeals against the quashing of its decision.\n"
+            "2. For these reasons I would allow the appeal.",
+            SUPPORTING,
+            "appellant",
+        ),
+        # A private client against a public body, said as "against the state": it appealed and won.
+        (
+            "I act for an individual in proceedings against the state who was refused a hearing.",
+            "MR TOMAS VALE\nAppellant\n- and -\nSECRETARY OF STATE FOR JUSTICE\nRespondent",
+            "1. The appellant says he was denied a fair hearing.\n2. I would allow the appeal.",
+            SUPPORTING,
+            "appellant",
+        ),
+        # The text calls the respondent "the mother": she answered the father's appeal and won.
+        (
+            "We act for a mother whose children were taken abroad by their father.",
+            "RE K (CHILDREN)\nAppellant\n- and -\nRespondent",
+            "1. The father appeals against the return order. The respondent mother opposes the "
+            "appeal.\n2. The mother (the respondent) lives in England.\n"
+            "3. I would dismiss the appeal.",
+            SUPPORTING,
+            "respondent",
+        ),
+        # An individual debtor against a bank: the person, not the organisation, owes the debt.
+        (
+            "I act for an individual debtor served with a statutory demand.",
+            "NORDHAVN BANK HF\nAppellant\n- and -\nMR PETER GALE\nRespondent",
+            "1. The bank appeals against the setting aside of its statutory demand.\n"
+            "2. I would allow the appeal.",
+            ADVERSE,
+            "respondent",
+        ),
+        # A claimant against an insurer that the card names: the claimant stands opposite it.
+        (
+            "We act for the claimant whose claim was struck out for a late reply.",
+            "MR ALAN CROSS\nAppellant\n- and -\nBRIDGEWAY INSURANCE COMPANY LIMITED\nRespondent",
+            "1. The respondent insurer relies on the unless order. The insurer says the claim "
+            "was rightly struck out.\n2. I would allow the appeal.",
+            SUPPORTING,
+            "appellant",
+        ),
     ],
 )
 def test_a_uk_brief_takes_its_stance_from_where_its_side_sat(

@@ -8,6 +8,7 @@ from typing import Any
 
 from legalnav.research.judgments.cases import CitedCase, cases_cited
 from legalnav.research.judgments.chunks import ParentChunk, parent_chunks
+from legalnav.research.judgments.described import described
 from legalnav.research.judgments.findings import Finding, findings
 from legalnav.research.judgments.header import (
     case_number,
@@ -36,7 +37,12 @@ from legalnav.research.judgments.parties import (
     split_case_name,
 )
 from legalnav.research.judgments.statutes import StatuteCited, statutes_cited
-from legalnav.research.judgments.uk_sides import uk_labels, uk_parties_of, uk_party_role
+from legalnav.research.judgments.uk_sides import (
+    judicial_review_roles,
+    uk_labels,
+    uk_parties_of,
+    uk_party_role,
+)
 
 
 @dataclass(slots=True)
@@ -68,6 +74,8 @@ class CaseCardData:
     issues: list[Finding] = field(default_factory=list)
     holdings: list[Finding] = field(default_factory=list)
     paragraph_count: int = 0
+    # What the text calls each side in plain words: {"appellant": ["mother"], "respondent": …}
+    described: dict[str, list[str]] = field(default_factory=dict)
     parents: list[ParentChunk] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
@@ -113,6 +121,10 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
     role = uk_party_role if uk else party_role
     card.appellant_role = role(card.appellants)
     card.respondent_role = role(card.respondents)
+    if uk:
+        card.appellant_role, card.respondent_role = judicial_review_roles(
+            card.appellants, card.respondents, (card.appellant_role, card.respondent_role)
+        )
     card.proceeding, card.criminal = proceeding(card.case_number, text)
     card.appellant_label, card.respondent_label = party_labels(
         text, criminal=card.criminal, appellant_role=card.appellant_role
@@ -148,6 +160,7 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
     card.cases_cited = cases_cited(text, paras)
     card.issues, card.holdings = findings(text, paras)
     card.paragraph_count = sum(1 for p in paras if p.numbered)
+    card.described = described(card.appellants, card.respondents, text[len(header) :])
     card.parents = parent_chunks(text, paras)
     return card
 

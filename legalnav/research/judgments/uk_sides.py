@@ -353,6 +353,22 @@ def uk_party_role(names: list[str]) -> str:
     return "private"
 
 
+def judicial_review_roles(
+    appellants: list[str], respondents: list[str], roles: tuple[str, str]
+) -> tuple[str, str]:
+    """(appellant's, respondent's) role in a claim for judicial review ("R (on the application
+    of X) v Y"): only a public body's decision can be reviewed, so the side that is not the
+    applicant is the State's, whatever its name ("the Office for Students"); other cases as
+    ``roles`` gives them."""
+    a = any(_JUDICIAL_REVIEW.search(n) for n in appellants)
+    r = any(_JUDICIAL_REVIEW.search(n) for n in respondents)
+    if a and not r and respondents:
+        return "private", "state"
+    if r and not a and appellants:
+        return "state", "private"
+    return roles
+
+
 # --- what each side was below, from the header's counsel lines and the text ------------------------
 
 _POS = r"(?P<pos>appellants?|respondents?)"
@@ -423,7 +439,7 @@ _ALIAS = re.compile(
 )
 
 
-def _name_keys(appellants: list[str], respondents: list[str], text: str) -> dict[str, set[str]]:
+def name_keys(appellants: list[str], respondents: list[str], text: str) -> dict[str, set[str]]:
     """Words that name each side in the text: the distinctive words of its names ("Holt",
     "Andrew") and the short names the judgment defines for them ("the Firm", "the Council")."""
 
@@ -511,7 +527,7 @@ def _votes(
             vote(whom, "defendant")
     for m in _APPEAL_BY.finditer(body[:8000]):
         vote("appellant", m.group("below") or m.group("below2") or "", 2)
-    for claimant, defendant in _named_claims(_name_keys(appellants, respondents, body), body):
+    for claimant, defendant in _named_claims(name_keys(appellants, respondents, body), body):
         vote(claimant, "claimant")
         vote(defendant, "defendant")
     return votes
@@ -660,7 +676,7 @@ def uk_labels(header: str, text: str, parties: UkParties) -> tuple[list[str], li
             out[side].append("revenue")
     for m in APPEAL_BY_LABEL.finditer(body[:_OPENING_CHARS]):
         out["appellant"].append(label_of(m.group(1) or m.group(2)))  # "brought by the tenant"
-    keys = _name_keys(parties.appellants, parties.respondents, body)
+    keys = name_keys(parties.appellants, parties.respondents, body)
     for side in out:
         for key in sorted(keys[side]):
             if key[:4].lower() == "the " and label_of(key[4:].strip()):
