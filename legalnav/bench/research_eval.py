@@ -409,18 +409,22 @@ STANCE_SETS = {
     # Tuned on: the AILA pairs of the first stance work and the EWCA tuning set.
     "old": ("aila_stance.jsonl",),
     "tune": ("aila_stance.jsonl", "stance_tune_ewca.jsonl"),
-    # The blind sets once scored (frozen 2026-12-04 and 2026-12-05, each scored once that day):
-    # spent, so tuned on since.
-    "spent": ("stance_blind_2026-12-04.jsonl", "stance_blind_2026-12-05.jsonl"),
-    # Everything a reader may be tuned on: the sets above together (285 pairs).
+    # The blind sets, each scored once the day it was frozen (2026-12-04, 2026-12-05 and the
+    # third, 2026-12-05b): spent, so tuned on since.
+    "spent": (
+        "stance_blind_2026-12-04.jsonl",
+        "stance_blind_2026-12-05.jsonl",
+        "stance_blind_2026-12-05b.jsonl",
+    ),
+    # Everything a reader may be tuned on: the sets above together (373 pairs).
     "all-tune": (
         "aila_stance.jsonl",
         "stance_tune_ewca.jsonl",
         "stance_blind_2026-12-04.jsonl",
         "stance_blind_2026-12-05.jsonl",
+        "stance_blind_2026-12-05b.jsonl",
     ),
-    # Frozen 2026-12-05 (the third set), labelled by someone who never saw the classifier or an
-    # earlier label, from judgments no earlier set uses; scored once (docs/research.md).
+    # The third blind set alone, as scored once (docs/research.md): spent since.
     "blind": ("stance_blind_2026-12-05b.jsonl",),
 }
 

@@ -46,7 +46,8 @@ _ROLE_WORDS: list[tuple[str, str]] = [
         "private",
         r"(?:local )?objectors?|local residents|residents'? (?:group|association)|campaigners|"
         r"campaign group|foreign (?:national )?(?:offenders?|criminals?)|(?:illegal )?migrants?|"
-        r"asylum[- ]seekers?|deportees?|refugees?",
+        r"asylum[- ]seekers?|deportees?|refugees?|"
+        r"(?:potential |possible |alleged )?victims? of (?:human )?(?:trafficking|modern slavery)",
     ),
     (
         "state",
@@ -76,6 +77,10 @@ _ROLE_WORDS: list[tuple[str, str]] = [
     ("father", r"fathers?"),
     ("mother", r"mothers?"),
     ("debtor", r"(?:judgment |individual )?debtors?|bankrupts?"),
+    ("lender", r"lenders?|mortgagees?"),
+    ("borrower", r"borrowers?|mortgagors?"),
+    # The children's guardian in public or private law children proceedings.
+    ("guardian", r"(?:children's |child's )guardian|guardian ad litem"),
     ("creditor", r"(?:petitioning |judgment )?creditors?"),
     ("claimant", r"claimants?"),
     ("complainant", r"complainants?"),
@@ -110,6 +115,8 @@ OPPONENT = {
     "mother": "father",
     "debtor": "creditor",
     "creditor": "debtor",
+    "lender": "borrower",
+    "borrower": "lender",
 }
 # What a role is called in a sentence ("an accused appellant", "the prosecution").
 _ROLE_NAMES = {"state": "State", "revenue": "Revenue", "private": "private party"}
@@ -517,6 +524,10 @@ def read_side(question: str) -> Side:
         if someone and m.group(0).strip().lower() not in ("for", "defending"):
             who = someone.group("who").split()[0]
             role = "accused" if _CRIMINAL.search(q) else "party"
+            sentence = re.split(r"[.;?!]", rest, maxsplit=1)[0]
+            if role == "party" and _ANSWERS.search(sentence):
+                # "an overseas company that has been served with English proceedings": it answers.
+                role = "defendant"
             return Side(
                 role,
                 f"{m.group(0).strip()} {someone.group(0).strip()}",
@@ -544,6 +555,15 @@ def read_side(question: str) -> Side:
             return _side(q, before.start() + found[0], found[1], found[2], before.group(0))
         if who and not _NOT_NAMES.match(who):
             return _named(q, who.removeprefix("M/s ").strip(), before.group(0))
+    sued = _AGAINST_CLIENT.search(q)
+    if sued:
+        # "The other side has applied for summary judgment against our client": it is answering.
+        role = "accused" if _CRIMINAL.search(q) else "defendant"
+        return Side(role, sued.group(0), label=role)
+    refused = _CLIENT_REFUSED.search(q)
+    if refused:
+        # "Our client was refused leave to remain": a private party against the body that refused.
+        return Side("private", refused.group(0), label="applicant refused")
     mine = re.search(r"\b(?:my|our) client'?s\b", q, re.I)
     if mine and _CRIMINAL.search(q) and not _CLIENTS_OWN.search(q):
         # "a pistol recovered from behind my client's house": in a criminal case, the accused.
@@ -579,6 +599,24 @@ def read_side(question: str) -> Side:
     return Side("")
 
 
+# A claim, an application or proceedings brought against the client; the client refused
+# something by a public body; the client served with proceedings.
+_AGAINST_CLIENT = re.compile(
+    r"\b(?:claims?|applied|applications?|proceedings|petitions?|action|suit|sued|judgment)\b"
+    r"[^.;?!]{0,60}?\bagainst (?:my|our) clients?\b(?![’'])|"
+    r"\b(?:my|our) clients?,?[^.;?!]{0,60}?\b(?:has|have|had) been served with\b[^.;?!]{0,30}?"
+    r"\b(?:proceedings|claim|petition)",
+    re.I,
+)
+_ANSWERS = re.compile(
+    r"\b(?:has|have|had|was|were|is|are) (?:been )?(?:served with|sued\b)|\bfacing (?:a |an )?"
+    r"(?:claim|suit|action|petition|application for)\b",
+    re.I,
+)
+_CLIENT_REFUSED = re.compile(
+    r"\b(?:my|our) clients?,?[^.;?!]{0,40}?\b(?:was|were|has been|have been|had been) refused\b",
+    re.I,
+)
 # "… against the state", "… against a public body": what follows names the client's opponent.
 _AGAINST = re.compile(r"\bagainst\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 # A public body that is itself challenging a decision (its role word, then up to six words).

@@ -114,6 +114,34 @@ def test_a_judgment_whose_holdings_are_off_the_issue_does_not_decide_it() -> Non
     assert holding_stance(side, lost, None, Issue("", "")).bucket == ADVERSE
 
 
+def test_a_holding_near_enough_is_on_the_issue_whatever_rare_words_the_story_has() -> None:
+    """A brief that tells its client's story first has rare words of its own (names, places)
+    that no holding repeats; a holding at or above OWN_WORDS_WAIVED_AT is on the issue anyway,
+    one under it still needs the issue's own words."""
+    from legalnav.research.holding import OWN_WORDS_WAIVED_AT
+
+    issue = "is a notice invalid where it gives the wrong date for possession Okafor Harrowby"
+    near = (
+        "1. The facts are set out above.\n\n2. We are of the opinion that a notice is not "
+        "invalid where it gives the wrong date for possession.\n\n3. The appeal is dismissed.\n"
+    )
+    far = (
+        "1. The facts are set out above.\n\n2. We are of the opinion that a notice may be "
+        "served by post on the tenant at the premises.\n\n3. The appeal is dismissed.\n"
+    )
+    rare = {"okafor": 0.01, "harrowby": 0.01}.get
+    matches = match_holdings(
+        issue,
+        [(near, findings(near)[1]), (far, findings(far)[1])],
+        WordVectors(),
+        lambda token: rare(token, 0.9),
+        judgments_in_matter=100,
+    )
+    assert matches[0] is not None and matches[1] is not None
+    assert matches[0].score >= OWN_WORDS_WAIVED_AT and matches[0].on_issue
+    assert matches[1].score < OWN_WORDS_WAIVED_AT and not matches[1].on_issue
+
+
 def test_a_long_statement_of_facts_states_no_issue_unless_it_states_a_proposition() -> None:
     facts = "The appellant was appointed in 1961. " * 40
     assert issue_of(facts, "brief for the appellant", "topic") == Issue("", "")

@@ -285,6 +285,31 @@ def test_a_fact_pattern_without_a_side_is_asked_back_with_the_likely_sides():
             "",
             "",
         ),
+        # A client read from what is done to it or asked of it.
+        (
+            "Short point. The other side has applied for summary judgment against our client.",
+            "defendant",
+            "defendant",
+            "",
+            "",
+        ),
+        (
+            "I advise an overseas company that has been served with English proceedings.",
+            "defendant",
+            "overseas",
+            "",
+            "",
+        ),
+        ("Our client was refused leave to remain.", "private", "applicant refused", "", ""),
+        (
+            "My client is a potential victim of trafficking whose support will end.",
+            "private",
+            "potential victim of trafficking",
+            "",
+            "",
+        ),
+        ("We act for the lender. The borrower has stopped paying.", "lender", "lender", "", ""),
+        ("I act for the children's guardian.", "guardian", "children's guardian", "", ""),
     ],
 )
 def test_sides_as_lawyers_write_them(question, role, label, position, party):

@@ -10,7 +10,7 @@ from legalnav.research.judgments.uk_sides import name_keys
 
 # Words a lawyer uses for a party's position; each stands for itself and its plural.
 NOUNS = (
-    "mother|father|husband|wife|child|parent|debtor|creditor|bankrupt|taxpayer|landlord|tenant|"
+    "mother|father|husband|wife|child|parent|guardian|debtor|creditor|bankrupt|taxpayer|landlord|tenant|"
     "employer|employee|worker|insurer|insured|lender|borrower|guarantor|bank|purchaser|buyer|"
     "seller|vendor|contractor|developer|trust|hospital|patient|council|authority|regulator|"
     "liquidator|administrator|trustee|beneficiary|director|shareholder|company|partner|"
