@@ -99,7 +99,12 @@ def issue_of(question: str, proposition: str, proposition_from: str) -> Issue:
     q = _SIDE_ONLY.sub("", " ".join(question.split())).strip() or " ".join(question.split())
     if len(q) <= ISSUE_MAX_CHARS:
         # Named by the proposition where the question states one in so many words.
-        said = proposition if proposition_from in ("that-clause", "stated", "their case") else q
+        # ("… whether the demand can be set aside": the question it asks names it best).
+        said = (
+            proposition
+            if proposition_from in ("that-clause", "stated", "their case", "whether")
+            else q
+        )
         return Issue(q, issue_words(said))
     if proposition_from.startswith(_STATED) and _asked_for(q, proposition):
         return Issue(proposition, issue_words(proposition))

@@ -195,3 +195,15 @@ def test_the_offline_brief_quotes_the_passage_that_carries_the_stance() -> None:
     )
     assert f"“{holding}” [D1:s9]" in note
     assert "[D1:s3]" not in note  # the general-rule passage that reads the other way
+
+
+def test_a_brief_that_asks_whether_names_its_issue_by_the_question() -> None:
+    """The whole brief is matched against the holdings, but "does not decide …" names the
+    question it asks, not the story before it."""
+    brief = (
+        "I advise an individual debtor served with a statutory demand by a bank. Prepare a brief "
+        "on whether the demand can be set aside, with authorities for and against."
+    )
+    issue = issue_of(brief, "whether the demand can be set aside", "whether")
+    assert issue.text.startswith("I advise an individual debtor")
+    assert issue.words == "whether the demand can be set aside"
