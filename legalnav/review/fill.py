@@ -599,8 +599,8 @@ def _not_yes(key: str, text: str) -> str:
 
 def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
     """(value, typed value, reason) read from the quotations, the best first. A preset yes/no
-    category says "Yes" first (with its typed value after it for a cap or a warranty period),
-    else the typed value, else the best quotation's text."""
+    category says "Yes" (with its typed value after it for a cap or a warranty period), else
+    the typed value, else the best quotation's text."""
     typed = next((c.extracted for c in quoted if c.extracted is not None), None)
     preset = preset_column(column.key)
     if preset is not None and preset.key in YES_NO_KEYS:
@@ -610,9 +610,9 @@ def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
         reason = f"Yes: the quoted provision reads as {preset.key} ({preset.description})"
         if typed is not None:
             return f"Yes: {typed.display}", typed.value, reason
-        if value_type(column) == "yes_no":
-            return "Yes", True, reason
-        return f"Yes: {_shorten(quoted[0].text, VALUE_CHARS - 5)}", True, reason
+        # A cap or a warranty period with no amount or length read says "Yes" alone: the cell
+        # stays compact, and the quotation is in its panel.
+        return "Yes", True, reason
     if typed is not None:
         return typed.display, typed.value, ""
     if column.type == "yes_no":

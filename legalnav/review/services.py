@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -370,6 +371,34 @@ class _Provisions:
         return self._snapshots[node_pk]
 
 
+# A quotation cut back to its verbatim head keeps at least this share of its words.
+VERBATIM_HEAD_SHARE = 0.5
+
+
+def _verbatim_head(text: str, start: int, end: int, provision: str) -> tuple[int, str, bool] | None:
+    """(end, quotation) of the longest head of ``text[start:end]``, in whole words, that is
+    verbatim in ``provision``, when it keeps VERBATIM_HEAD_SHARE of the words; else None."""
+    words = list(re.finditer(r"\S+", text[start:end]))
+    if len(words) < 2:
+        return None
+
+    def head(n: int) -> tuple[int, str]:
+        stop = start + words[n - 1].end()
+        return stop, " ".join(tidy(text[start:stop]).split())
+
+    lo, hi = 0, len(words) - 1  # the whole span is known not to be verbatim
+    while lo < hi:  # the longest verbatim head: a head of a verbatim head is verbatim
+        mid = (lo + hi + 1) // 2
+        if quote_in(head(mid)[1], provision):
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo < max(2, VERBATIM_HEAD_SHARE * len(words)):
+        return None
+    stop, quotation = head(lo)
+    return stop, quotation, True
+
+
 def _quotes(
     document: Document, provisions: _Provisions, filled: FilledCell
 ) -> list[dict[str, Any]]:
@@ -391,7 +420,14 @@ def _quotes(
                 }
             )
             continue
-        ok = bool(quote_in(text, provisions.text_of(node)))
+        provision = provisions.text_of(node)
+        ok = bool(quote_in(text, provision))
+        if not ok:
+            # A span that runs into a page break ends in its furniture ("… in respect 72 HOU"):
+            # the quotation keeps what is verbatim in the provision, up to there.
+            cut = _verbatim_head(document.text, start, end, provision)
+            if cut is not None:
+                end, text, ok = cut[0], cut[1], True
         quotes.append(
             {
                 "start": start,

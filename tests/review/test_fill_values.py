@@ -155,3 +155,21 @@ def test_a_term_past_the_calendar_keeps_the_period_and_says_why():
     fill.dates_resolve(cells, lambda key: None)
     assert cells[1].value == "9000 years from 2010-04-15"
     assert "past the year 9999" in cells[1].reason
+
+
+def test_a_cap_with_no_amount_read_says_yes_and_leaves_the_quotation_to_its_panel():
+    """A yes/no category read as an amount (a cap on liability) says "Yes" with its amount when
+    one is read, and "Yes" alone when none is: never the quotation squeezed into the cell."""
+    from legalnav.documents.parsing.values import extractor_for
+    from legalnav.review.columns import preset_column
+
+    column = preset_column("Cap On Liability")
+    assert column is not None and fill.value_type(column) != "yes_no"
+    text = "In no event shall either party's aggregate liability exceed the fees paid hereunder."
+    cand = fill.Candidate(0, len(text), text, 0, np.zeros(1), np.zeros(0))
+    value, typed, reason = fill._value(column, [cand])
+    assert (value, typed) == ("Yes", True) and reason.startswith("Yes: ")
+    amount = "Each party's liability is capped at USD 1,000,000 in the aggregate."
+    read = extractor_for(column.key, fill.value_type(column))(amount)
+    cand = fill.Candidate(0, len(amount), amount, 0, np.zeros(1), np.zeros(0), read)
+    assert fill._value(column, [cand])[0] == "Yes: USD 1,000,000"

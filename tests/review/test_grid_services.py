@@ -408,3 +408,36 @@ def test_a_data_rooms_estimate_reckons_tokens_from_length(matter, owner, pair, m
     a = reckoned["claude"]["inject"]["tokens"]["total"]
     b = counted["claude"]["inject"]["tokens"]["total"]
     assert abs(a - b) / b < 0.25
+
+
+@pytest.mark.django_db
+def test_a_quotation_that_runs_into_a_page_break_keeps_its_verbatim_head(matter):
+    """The Phillips 66 amendment's interest-rate clause is broken by a page footer ("72 / HOU
+    3974255" and a rule); a cell's span that ends inside the footer is quoted up to the break,
+    verbatim in the provision, not flagged "not verbatim"."""
+    from legalnav.documents.models import Node
+    from legalnav.documents.services import document_add, document_index
+    from tests.conftest import demo_bytes
+
+    doc, _ = document_add(
+        matter=matter,
+        filename="phillips66.txt",
+        data=demo_bytes("phillips66-second-amendment-credit-agreement.txt"),
+        enqueue=False,
+    )
+    assert document_index(document_id=doc.pk).status == "indexed"
+    doc.refresh_from_db()
+    node = Node.objects.get(document=doc, heading="Interest Rate Limitation")
+    provision = provision_text(doc, node)
+    footer = doc.text.index("HOU 3974255", node.start)
+    start = doc.text.index("Notwithstanding anything herein", node.start)
+    end = footer + len("HOU")  # the span stops inside the footer
+    whole = " ".join(doc.text[start:end].split())
+    assert not quote_in(whole, provision)  # as quoted before: "… in respect 72 HOU"
+    cut = services._verbatim_head(doc.text, start, end, provision)
+    assert cut is not None
+    stop, quotation, ok = cut
+    assert ok and quote_in(quotation, provision)
+    assert quotation.endswith("payable in respect") and stop < footer
+    # A span with nothing verbatim in the provision is left to be flagged.
+    assert services._verbatim_head(doc.text, start, end, "an unrelated provision") is None
