@@ -20,6 +20,16 @@ def demo_bytes(name: str) -> bytes:
     return (DEMO / name).read_bytes()
 
 
+def index_demo(matter: Matter, name: str):  # type: ignore[no-untyped-def]
+    """One demo document, added under its own file name and indexed now; refreshed."""
+    from legalnav.documents.services import document_add, document_index
+
+    doc, _ = document_add(matter=matter, filename=name, data=demo_bytes(name), enqueue=False)
+    assert document_index(document_id=doc.pk).status == "indexed"
+    doc.refresh_from_db()
+    return doc
+
+
 def index_bioamber_pair(matter: Matter):  # type: ignore[no-untyped-def]
     """The demo's development agreement and its first amendment, indexed into the matter:
     (base, amendment), refreshed."""

@@ -21,7 +21,7 @@ from legalnav.documents.models import Document, Node
 from legalnav.documents.services import document_add, document_index
 from legalnav.evaluation.models import EvaluationRun
 from legalnav.matters.models import AuditEvent, Membership
-from tests.conftest import MembershipFactory, demo_bytes, index_bioamber_pair
+from tests.conftest import MembershipFactory, index_bioamber_pair, index_demo
 
 pytestmark = pytest.mark.django_db
 
@@ -471,14 +471,7 @@ def test_evaluation_runs_are_cancelled_and_resumed_from_the_page(client, setting
 
 
 def test_demo_text_indexes_under_the_lifecycle(matter):
-    doc, _ = document_add(
-        matter=matter,
-        filename="bioamber-development-agreement.txt",
-        data=demo_bytes("bioamber-development-agreement.txt"),
-        enqueue=False,
-    )
-    assert document_index(document_id=doc.pk).status == "indexed"
-    doc.refresh_from_db()
+    doc = index_demo(matter, "bioamber-development-agreement.txt")
     assert doc.attempts == 1 and doc.lease_owner == "" and doc.progress == 100
 
 

@@ -416,17 +416,9 @@ def test_a_quotation_that_runs_into_a_page_break_keeps_its_verbatim_head(matter)
     3974255" and a rule); a cell's span that ends inside the footer is quoted up to the break,
     verbatim in the provision, not flagged "not verbatim"."""
     from legalnav.documents.models import Node
-    from legalnav.documents.services import document_add, document_index
-    from tests.conftest import demo_bytes
+    from tests.conftest import index_demo
 
-    doc, _ = document_add(
-        matter=matter,
-        filename="phillips66.txt",
-        data=demo_bytes("phillips66-second-amendment-credit-agreement.txt"),
-        enqueue=False,
-    )
-    assert document_index(document_id=doc.pk).status == "indexed"
-    doc.refresh_from_db()
+    doc = index_demo(matter, "phillips66-second-amendment-credit-agreement.txt")
     node = Node.objects.get(document=doc, heading="Interest Rate Limitation")
     provision = provision_text(doc, node)
     footer = doc.text.index("HOU 3974255", node.start)
