@@ -289,3 +289,18 @@ def test_a_judicial_review_claimant_is_the_claimant_and_the_text_says_whose_appe
     landlord = read_side("We act for the landlord-claimant in a possession claim.")
     stance = outcome_stance(landlord, CardFacts.of(tenant))
     assert stance.bucket == SUPPORTING
+
+
+def test_counsels_lines_and_who_appeals_say_what_a_side_is_called():
+    """ "for the Appellant mother" among counsel's lines and "The mother appeals …" in the text
+    call the appellant the mother; one mention alone is not enough."""
+    from legalnav.research.judgments.described import described
+
+    header = (
+        "Mr A Bell (instructed by Kay & Co) for the Appellant mother\n"
+        "Ms C Dale (instructed by Lee LLP) for the Respondent Father\n"
+    )
+    body = "1. The mother appeals from a return order made under the 1980 Convention.\n"
+    said = described([], [], header + body)
+    assert said == {"appellant": ["mother"], "respondent": []}
+    assert described([], [], body) == {"appellant": [], "respondent": []}

@@ -160,7 +160,7 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
     card.cases_cited = cases_cited(text, paras)
     card.issues, card.holdings = findings(text, paras)
     card.paragraph_count = sum(1 for p in paras if p.numbered)
-    card.described = described(card.appellants, card.respondents, text[len(header) :])
+    card.described = described(card.appellants, card.respondents, text)  # counsel's lines too
     card.parents = parent_chunks(text, paras)
     return card
 

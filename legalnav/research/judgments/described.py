@@ -30,6 +30,11 @@ _PATTERNS = [
     # "respondent-husband", "appellant/wife"
     re.compile(rf"\b{_POS}[-/]{_NOUN}\b", re.I),
 ]
+# "The mother appeals from a return order", "the father has appealed": the appellant.
+_APPEALS = re.compile(
+    rf"\bthe {_NOUN}\s+(?:now\s+)?(?:appeals|appealed|has appealed|brings this appeal|seeks to appeal)\b",
+    re.I,
+)
 # Votes a word needs for a side, and the share it must outweigh the other side's by.
 MIN_VOTES = 2
 MARGIN = 2
@@ -39,7 +44,8 @@ def described(
     appellants: list[str], respondents: list[str], body: str, *, limit: int = 40000
 ) -> dict[str, list[str]]:
     """{"appellant": [...], "respondent": [...]}: the words the text attaches to each side, by
-    position ("the appellant mother") or by a party's name ("Mr Stanford, the debtor"); a word
+    position ("the appellant mother", counsel "for the Appellant mother", "the mother appeals")
+    or by a party's name ("Mr Stanford, the debtor"); a word
     counts for a side only when it is said of it at least MIN_VOTES times and MARGIN times as
     often as of the other."""
     text = body[:limit]
@@ -53,6 +59,8 @@ def described(
     for rx in _PATTERNS:
         for m in rx.finditer(text):
             vote(m.group("pos"), m.group("noun"))
+    for m in _APPEALS.finditer(text):
+        vote("appellant", m.group("noun"))
     keys = name_keys(appellants, respondents, text)
     title = r"(?:(?:Mr|Ms|Mrs|Miss|Dr|Sir|Dame)\.?\s+)?"
     for pos, names in keys.items():
