@@ -491,7 +491,7 @@ def read_side(question: str) -> Side:
         if found is not None and _AGAINST.search(clause[: found[0]]):
             # "an individual in proceedings against the state", "a party that has won its case
             # against a public body": the role named is the other side's.
-            against = _opposite(found[1], found[2])
+            against = _opposite(found[1])
             if against:
                 someone = re.match(r"\s*(?:an?|the)\s+(?P<who>[a-z][\w-]+)", clause)
                 return Side(
@@ -619,16 +619,16 @@ _CLIENT_REFUSED = re.compile(
 )
 # "… against the state", "… against a public body": what follows names the client's opponent.
 _AGAINST = re.compile(r"\bagainst\s+(?:the\s+|a\s+|an\s+)?$", re.I)
-# A public body that is itself challenging a decision (its role word, then up to six words).
+# A public body that is itself challenging a decision (within 60 characters of its role word).
 _CHALLENGES = re.compile(r"[\w' -]{0,60}?\bchalleng(?:e|es|ing)\b", re.I)
 
 
-def _opposite(role: str, words: str) -> str:
-    """The client's role when ``role`` (named in ``words``) is the other side's: against the
-    State or a public body, a private party; else the role's opponent, if it has one."""
-    if role == "state" or role == "revenue":
-        return "private" if role == "state" else "assessee"
-    return OPPONENT.get(role, "") if role not in POSITIONS else ""
+def _opposite(role: str) -> str:
+    """The client's role when ``role`` is the other side's: against the State or a public body,
+    a private party (not an accused: the phrase is civil); else the role's opponent, if any."""
+    if role == "state":
+        return "private"
+    return "" if role in POSITIONS else OPPONENT.get(role, "")
 
 
 def _wanted(rx: re.Pattern[str], question: str) -> re.Match[str] | None:

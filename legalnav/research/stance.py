@@ -20,7 +20,7 @@ offline stance kept (the trace says so).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from legalnav.research.holding import HoldingMatch, Issue
 from legalnav.research.judgments.treatment import Treatment, treatment_of
@@ -79,7 +79,7 @@ class CardFacts:
     judicial_treatment: str = ""
     criminal: bool | None = None  # None: not known
     # What the text calls each side in plain words ({"appellant": ["mother"], …}).
-    described: dict[str, list[str]] | None = None
+    described: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, card: object) -> CardFacts:
@@ -95,7 +95,7 @@ class CardFacts:
             respondent_role=card.respondent_role,  # type: ignore[attr-defined]
             judicial_treatment=card.judicial_treatment,  # type: ignore[attr-defined]
             criminal=card.criminal,  # type: ignore[attr-defined]
-            described=getattr(card, "described", None) or {},
+            described=card.described or {},  # type: ignore[attr-defined]
         )
 
 
@@ -137,8 +137,8 @@ def _other(position: str) -> str:
 def _by_description(side: Side, card: CardFacts) -> str:
     """The one position the text calls by the side's own word ("the appellant mother", "Mr X,
     the debtor"; "individual" for a person against an organisation), or its opponent's."""
-    said = card.described or {}
-    a, r = set(said.get("appellant", ())), set(said.get("respondent", ()))
+    a = set(card.described.get("appellant", ()))
+    r = set(card.described.get("respondent", ()))
     mine = (_words(side.label) | {side.role}) - {"party", "the", "a", "an", "in", "of"}
     mine |= {w.rstrip("s") for w in mine}
     theirs = {OPPONENT.get(side.role, "")} - {""}

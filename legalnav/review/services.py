@@ -375,7 +375,7 @@ class _Provisions:
 VERBATIM_HEAD_SHARE = 0.5
 
 
-def _verbatim_head(text: str, start: int, end: int, provision: str) -> tuple[int, str, bool] | None:
+def _verbatim_head(text: str, start: int, end: int, provision: str) -> tuple[int, str] | None:
     """(end, quotation) of the longest head of ``text[start:end]``, in whole words, that is
     verbatim in ``provision``, when it keeps VERBATIM_HEAD_SHARE of the words; else None."""
     words = list(re.finditer(r"\S+", text[start:end]))
@@ -395,8 +395,7 @@ def _verbatim_head(text: str, start: int, end: int, provision: str) -> tuple[int
             hi = mid - 1
     if lo < max(2, VERBATIM_HEAD_SHARE * len(words)):
         return None
-    stop, quotation = head(lo)
-    return stop, quotation, True
+    return head(lo)
 
 
 def _quotes(
@@ -427,7 +426,7 @@ def _quotes(
             # the quotation keeps what is verbatim in the provision, up to there.
             cut = _verbatim_head(document.text, start, end, provision)
             if cut is not None:
-                end, text, ok = cut[0], cut[1], True
+                (end, text), ok = cut, True
         quotes.append(
             {
                 "start": start,

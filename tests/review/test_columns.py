@@ -66,7 +66,11 @@ def test_a_column_refuses_an_unknown_type():
     "key, wording, cued",
     [
         # written for these cues from the 368 training contracts' misses, in our own words
-        ("Most Favored Nation", "the Reseller shall be treated no less favorably than others", True),
+        (
+            "Most Favored Nation",
+            "the Reseller shall be treated no less favorably than others",
+            True,
+        ),
         ("Most Favored Nation", "prices shall not be less favourable than those it offers", True),
         ("Most Favored Nation", "Client will not be charged a higher fee than other clients", True),
         ("Price Restrictions", "rates may not increase by more than ten percent (10%)", True),

@@ -428,8 +428,8 @@ def test_a_quotation_that_runs_into_a_page_break_keeps_its_verbatim_head(matter)
     assert not quote_in(whole, provision)  # as quoted before: "… in respect 72 HOU"
     cut = services._verbatim_head(doc.text, start, end, provision)
     assert cut is not None
-    stop, quotation, ok = cut
-    assert ok and quote_in(quotation, provision)
+    stop, quotation = cut
+    assert quote_in(quotation, provision)
     assert quotation.endswith("payable in respect") and stop < footer
     # A span with nothing verbatim in the provision is left to be flagged.
     assert services._verbatim_head(doc.text, start, end, "an unrelated provision") is None

@@ -23,7 +23,7 @@ def test_values_links_styles_and_panes_read_back():
     grid.freeze = "C2"
     grid.append([("Document", ""), ("Title", ""), ("Governing Law", "")], style=xlsx.BOLD)
     grid.append([("D1", "/documents/1/"), ("Supply & <Services>", ""), ("New York", "/d/1/#s9")])
-    grid.append([("D2", ""), ("=HYPERLINK(\"http://evil\")", ""), ("page\x0cbreak", "")])
+    grid.append([("D2", ""), ('=HYPERLINK("http://evil")', ""), ("page\x0cbreak", "")])
     quotes = book.sheet("Quotations")
     quotes.widths = {1: 10, 4: 70}
     quotes.append([("Quotation", "")], style=xlsx.BOLD)

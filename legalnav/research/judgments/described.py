@@ -38,17 +38,17 @@ _APPEALS = re.compile(
 # Votes a word needs for a side, and the share it must outweigh the other side's by.
 MIN_VOTES = 2
 MARGIN = 2
+# How much of a judgment is read: the header, counsel's lines and the opening narrative.
+READ_CHARS = 40000
 
 
-def described(
-    appellants: list[str], respondents: list[str], body: str, *, limit: int = 40000
-) -> dict[str, list[str]]:
+def described(appellants: list[str], respondents: list[str], text: str) -> dict[str, list[str]]:
     """{"appellant": [...], "respondent": [...]}: the words the text attaches to each side, by
     position ("the appellant mother", counsel "for the Appellant mother", "the mother appeals")
     or by a party's name ("Mr Stanford, the debtor"); a word
     counts for a side only when it is said of it at least MIN_VOTES times and MARGIN times as
     often as of the other."""
-    text = body[:limit]
+    text = text[:READ_CHARS]
     votes: dict[str, dict[str, int]] = {"appellant": {}, "respondent": {}}
 
     def vote(pos: str, noun: str) -> None:
