@@ -424,8 +424,9 @@ STANCE_SETS = {
         "stance_blind_2026-12-05.jsonl",
         "stance_blind_2026-12-05b.jsonl",
     ),
-    # The third blind set alone, as scored once (docs/research.md): spent since.
-    "blind": ("stance_blind_2026-12-05b.jsonl",),
+    # The fourth blind set (2026-12-05c), frozen before any reader change was made against it;
+    # scored once (docs/research.md).
+    "blind": ("stance_blind_2026-12-05c.jsonl",),
 }
 
 

@@ -55,7 +55,7 @@ class Command(BaseCommand):
             "--set",
             default="tune",
             choices=["old", "tune", "spent", "all-tune", "blind"],
-            help="stance-sets: which hand-labelled set (tune, spent, all-tune: tuned on; blind: the third set, 2026-12-05b, scored once and spent since).",
+            help="stance-sets: which hand-labelled set (tune, spent, all-tune: tuned on; blind: the fourth set, 2026-12-05c, to be scored once).",
         )
         parser.add_argument(
             "--words",
