@@ -409,23 +409,25 @@ STANCE_SETS = {
     # Tuned on: the AILA pairs of the first stance work and the EWCA tuning set.
     "old": ("aila_stance.jsonl",),
     "tune": ("aila_stance.jsonl", "stance_tune_ewca.jsonl"),
-    # The blind sets, each scored once the day it was frozen (2026-12-04, 2026-12-05 and the
-    # third, 2026-12-05b): spent, so tuned on since.
+    # The blind sets, each scored once the day it was frozen (2026-12-04, 2026-12-05, the third,
+    # 2026-12-05b, and the fourth, 2026-12-05c): spent, so tuned on since.
     "spent": (
         "stance_blind_2026-12-04.jsonl",
         "stance_blind_2026-12-05.jsonl",
         "stance_blind_2026-12-05b.jsonl",
+        "stance_blind_2026-12-05c.jsonl",
     ),
-    # Everything a reader may be tuned on: the sets above together (373 pairs).
+    # Everything a reader may be tuned on: the sets above together (458 pairs).
     "all-tune": (
         "aila_stance.jsonl",
         "stance_tune_ewca.jsonl",
         "stance_blind_2026-12-04.jsonl",
         "stance_blind_2026-12-05.jsonl",
         "stance_blind_2026-12-05b.jsonl",
+        "stance_blind_2026-12-05c.jsonl",
     ),
-    # The fourth blind set (2026-12-05c), frozen before any reader change was made against it;
-    # scored once (docs/research.md).
+    # The fourth blind set alone (2026-12-05c), frozen before any reader change was made against
+    # it and scored once (docs/research.md): spent since.
     "blind": ("stance_blind_2026-12-05c.jsonl",),
 }
 

@@ -55,7 +55,7 @@ class Command(BaseCommand):
             "--set",
             default="tune",
             choices=["old", "tune", "spent", "all-tune", "blind"],
-            help="stance-sets: which hand-labelled set (tune, spent, all-tune: tuned on; blind: the fourth set, 2026-12-05c, to be scored once).",
+            help="stance-sets: which hand-labelled set (tune, spent, all-tune: tuned on; blind: the fourth set, 2026-12-05c, scored once and spent since).",
         )
         parser.add_argument(
             "--words",
