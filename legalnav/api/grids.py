@@ -67,8 +67,8 @@ class GridCreateBody(BaseModel):
 class CellListParams(PageParams):
     show: CellFilter = Field(
         default="",
-        description="not_found, low (confidence < 0.5), amended (changed by an amendment in "
-        "the grid), reviewed, unreviewed.",
+        description="not_found, low (value_confidence, else confidence, < 0.5), amended "
+        "(changed by an amendment in the grid), reviewed, unreviewed.",
     )
 
 
@@ -131,7 +131,14 @@ class CellOut(BaseModel):
     value: str = Field(description="What the grid shows: a reviewer's correction first.")
     filled_value: str = Field(description="What the filler read (blank: not found).")
     found: bool
-    confidence: float
+    confidence: float = Field(
+        description="The quotation's: is this provision what the column asks?"
+    )
+    value_confidence: float | None = Field(
+        default=None,
+        description="The value's own, where known: P(Yes) for a Yes, P(No) for a No of a yes/no "
+        "column decided by its document model. The low filter reads it before confidence.",
+    )
     citation: str
     verdict: str
     quotes: list[QuoteOut]
@@ -195,6 +202,9 @@ def cell_out(cell: Cell, amended_by: Cell | None = None) -> CellOut:
         filled_value=cell.value,
         found=cell.found,
         confidence=round(cell.confidence, 6),
+        value_confidence=(
+            None if cell.value_confidence is None else round(cell.value_confidence, 6)
+        ),
         citation=cell.citation,
         verdict=cell.verdict,
         quotes=[

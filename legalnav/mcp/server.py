@@ -399,8 +399,9 @@ def _grid_tools(server: MCPServer, call: Caller) -> None:
         offset: Offset = 0,
     ) -> grids.CellPage:
         """A grid's cells: the value (a reviewer's correction first), the verbatim
-        quotations with their citations and verdicts, the confidence, what was searched when
-        not found. show: not_found, low (confidence < 0.5), reviewed or unreviewed."""
+        quotations with their citations and verdicts, the confidence (the quotation's, and the
+        value's own where known), what was searched when not found. show: not_found, low (the
+        value's confidence, else the quotation's, < 0.5), reviewed or unreviewed."""
         params = grids.CellListParams(show=show, limit=limit, offset=offset)
         return call(
             ctx,

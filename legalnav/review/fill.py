@@ -173,6 +173,9 @@ class Cell:
     # How the value was read, for the cell's panel: "2010-04-15 + 4 years = 2014-04-15",
     # "Yes: the quoted provision is a non-compete".
     reason: str = ""
+    # How sure the value itself is, where that is known apart from the quotation's confidence: a
+    # yes/no cell decided by its column's document model has P(Yes) for a Yes, P(No) for a No.
+    value_confidence: float | None = None
 
     @property
     def found(self) -> bool:
@@ -712,9 +715,16 @@ def fill_column(
             f"No: the closest provision (quoted) is not clearly {preset.key} "
             f"(confidence {confidence:.2f}, below this column's {yes_at:.2f} for a Yes)"
         )
+    sure = None
+    if vote is not None and vote.chance:
+        if vote.yes and value.startswith("Yes"):
+            sure = vote.p
+        elif not vote.yes and value == "No":
+            sure = 1.0 - vote.p
     return Cell(
-        column.key, value, sorted(spans), confidence, column.type, typed, searched, ranked, reason
-    )
+        column.key, value, sorted(spans), confidence, column.type, typed, searched, ranked,
+        reason, sure,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -723,6 +733,9 @@ class Vote:
     p: float  # the document's best passage probability (or its document model's probability)
     at: float  # the column's threshold
     by: str = "the clause model"  # what gave ``p``, in the panel's words
+    # Whether ``p`` is the chance that the document has such a clause (a document model's
+    # probability, calibrated on held-out contracts), not only a score with a threshold.
+    chance: bool = False
 
 
 def _topic_vote(
@@ -783,7 +796,7 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         f"the document model ({read + '; ' if read else ''}"
         f"{cued} passage{'s' if cued != 1 else ''} use the column's wording)"
     )
-    return Vote(p >= model.threshold, p, model.threshold, how)
+    return Vote(p >= model.threshold, p, model.threshold, how, chance=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 
 from legalnav.documents.models import Document, Node
@@ -21,6 +22,11 @@ TYPE_CHOICES = [(t, t.replace("_", "/")) for t in ANSWER_TYPES]
 # The "low confidence" filter: found cells below this. Each grid keeps its count of them
 # (``Grid.n_low``), so a change of it needs every grid recounted (``services.grid_recount``).
 LOW_CONFIDENCE = 0.5
+# The same mark in a query: found, and the value's own confidence (else the quotation's) below it.
+LOW_CELLS = Q(found=True) & (
+    Q(value_confidence__isnull=True, confidence__lt=LOW_CONFIDENCE)
+    | Q(value_confidence__lt=LOW_CONFIDENCE)
+)
 
 # The counts above a grid's table (``selectors.grid_counts``), each kept in a field of the grid
 # as its cells are written, reviewed and removed (``services``): key -> ``Grid`` field.
@@ -204,7 +210,10 @@ class Cell(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices)
     value = models.TextField(blank=True)
     typed = models.JSONField(null=True, blank=True)  # the extractor's value, as JSON
-    confidence = models.FloatField(default=0.0)
+    confidence = models.FloatField(default=0.0)  # the quotation's: is this such a provision?
+    # The value's own, where it is known apart from the quotation's (``fill.Cell``): a yes/no
+    # cell decided by its column's document model has P(Yes) for a Yes, P(No) for a No.
+    value_confidence = models.FloatField(null=True, blank=True)
     found = models.BooleanField(default=False)
     searched = models.TextField(blank=True)  # what was looked for (shown with "not found")
     # How the value was read, shown in the cell's panel: "2010-04-15 + 4 years = 2014-04-15",
@@ -255,8 +264,14 @@ class Cell(models.Model):
         return self.reviewed_status != self.Review.NONE
 
     @property
+    def certainty(self) -> float:
+        """How sure the cell's value is: its value's own confidence where it has one, else the
+        quotation's. The grid shows it and the low-confidence mark reads it."""
+        return self.confidence if self.value_confidence is None else self.value_confidence
+
+    @property
     def low_confidence(self) -> bool:
-        return self.found and self.confidence < LOW_CONFIDENCE
+        return self.found and self.certainty < LOW_CONFIDENCE
 
 
 class SavedColumn(models.Model):

@@ -27,6 +27,7 @@ from legalnav.matters.models import Matter
 from legalnav.review.columns import CUAD_COLUMNS, Column
 from legalnav.review.models import (
     GRID_COUNTS,
+    LOW_CELLS,
     LOW_CONFIDENCE,
     Cell,
     Grid,
@@ -103,7 +104,7 @@ def cells_filtered(cells: QuerySet[Cell], which: str) -> QuerySet[Cell]:
     if which == "not_found":
         return cells.filter(found=False)
     if which == "low":
-        return cells.filter(found=True, confidence__lt=LOW_CONFIDENCE)
+        return cells.filter(LOW_CELLS)
     if which == "reviewed":
         return cells.exclude(reviewed_status=Cell.Review.NONE)
     if which == "unreviewed":
@@ -165,7 +166,7 @@ def _stands(cell: Cell) -> bool:
         return bool(cell.corrected_value.strip())
     if cell.reviewed_status == Cell.Review.CONFIRMED:
         return cell.found
-    return cell.found and cell.confidence >= LOW_CONFIDENCE
+    return cell.found and cell.certainty >= LOW_CONFIDENCE
 
 
 def amendment_documents(grid: Grid) -> list[Document]:
@@ -219,7 +220,8 @@ ROWS_PER_PAGE = 50
 
 # What the grid's page shows of a cell (``templatetags/grid_cells.py``).
 PAGE_CELL_FIELDS = (
-    "id", "grid_id", "column_id", "document_id", "status", "value", "confidence", "found",
+    "id", "grid_id", "column_id", "document_id", "status", "value", "confidence",
+    "value_confidence", "found",
     "node_ref", "citation", "verdict", "reviewed_status", "corrected_value",
 )  # fmt: skip
 

@@ -46,7 +46,7 @@ from legalnav.review.columns import ANSWER_TYPES, column_from_request
 from legalnav.review.fill import Cell as FilledCell
 from legalnav.review.fill import fill_document
 from legalnav.review.models import (
-    LOW_CONFIDENCE,
+    LOW_CELLS,
     Cell,
     Grid,
     GridChunk,
@@ -462,6 +462,11 @@ def cell_row(
         value=filled.value if filled.found else "",
         typed=_jsonable(filled.typed) if filled.found else None,
         confidence=float(filled.confidence),
+        value_confidence=(
+            float(filled.value_confidence)
+            if filled.found and filled.value_confidence is not None
+            else None
+        ),
         found=filled.found,
         searched=filled.searched,
         reason=filled.reason if filled.found else "",
@@ -852,7 +857,7 @@ def _count_aggregates() -> dict[str, Count]:
         "cells_done": Count("id"),
         "n_found": Count("id", filter=Q(found=True)),
         "n_not_found": Count("id", filter=Q(found=False)),
-        "n_low": Count("id", filter=Q(found=True, confidence__lt=LOW_CONFIDENCE)),
+        "n_low": Count("id", filter=LOW_CELLS),
         "n_reviewed": Count("id", filter=~Q(reviewed_status=Cell.Review.NONE)),
     }
 

@@ -169,6 +169,15 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
     assert yes.value.startswith("Yes") and "the document model" in yes.reason
     assert f"{cued} passage" in yes.reason and f"{p:.2f}" in yes.reason
     assert no.value == "No" and "the document model" in no.reason
+    # the value's own confidence is the model's chance of it: P(Yes) for a Yes, P(No) for a No,
+    # beside the quotation's; a single threshold on one passage gives none
+    assert yes.value_confidence == pytest.approx(p) and no.value_confidence == pytest.approx(1 - p)
+    assert yes.confidence == no.confidence != yes.value_confidence
+    alone = _voted_cell(
+        monkeypatch, text, retriever, column,
+        doc_yes_models={}, topic_yes_thresholds={"Anti-Assignment": 0.0},
+    )  # fmt: skip
+    assert alone.value.startswith("Yes") and alone.value_confidence is None
 
 
 def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp_path, monkeypatch):

@@ -45,6 +45,19 @@ def test_not_found_low_and_empty_cells_say_so():
     assert '<span class="muted"></span>' in _render([None], grid=running, table=filtered)
 
 
+def test_a_yes_no_cell_shows_and_is_marked_by_how_sure_its_value_is():
+    """A cell whose value has a confidence of its own (a yes/no column's document model) shows
+    that one, and is low by it, not by its closest quotation's."""
+    sure_no = Cell(pk=9, document_id=3, value="No", found=True, confidence=0.17,
+                   value_confidence=0.96, citation="[D1:s4]", verdict="verified")  # fmt: skip
+    unsure_yes = Cell(pk=10, document_id=4, value="Yes", found=True, confidence=0.93,
+                      value_confidence=0.31, citation="[D2:s7]", verdict="verified")  # fmt: skip
+    html = _render([sure_no, unsure_yes])
+    assert '<td class="" data-cell="9"' in html and "[D1:s4] · 0.96" in html
+    assert '<td class="cell-low" data-cell="10"' in html and "[D2:s7] · 0.31" in html
+    assert "0.17" not in html and "0.93" not in html
+
+
 def test_the_link_alone_is_sent_out_of_band_after_a_review():
     cell = Cell(pk=8, document_id=3, value="Yes", found=True, confidence=0.8, verdict="verified",
                 reviewed_status="corrected", corrected_value="No")  # fmt: skip

@@ -42,7 +42,15 @@ def fresh(grid: Grid) -> dict[str, int]:
         n_filled=Count("id"),
         n_found=Count("id", filter=Q(found=True)),
         n_not_found=Count("id", filter=Q(found=False)),
-        n_low=Count("id", filter=Q(found=True, confidence__lt=LOW_CONFIDENCE)),
+        # low: the value's own confidence where the cell has one, else the quotation's
+        n_low=Count(
+            "id",
+            filter=Q(found=True)
+            & (
+                Q(value_confidence__isnull=True, confidence__lt=LOW_CONFIDENCE)
+                | Q(value_confidence__lt=LOW_CONFIDENCE)
+            ),
+        ),
         n_reviewed=Count("id", filter=~Q(reviewed_status=Cell.Review.NONE)),
     )
     return {name.removeprefix("n_"): value for name, value in got.items()}
@@ -119,6 +127,31 @@ def test_cells_written_add_to_the_counts_and_the_finished_fill_recounts_them(mat
     grid.refresh_from_db()
     assert grid.status == Grid.Status.DONE
     assert kept(grid) == fresh(grid) and kept(grid)["filled"] == 6
+
+
+def test_a_yes_no_cell_is_low_by_its_value_s_confidence_where_it_has_one(matter, owner, pair):
+    """A yes/no cell decided by its document model carries how sure its Yes or No is apart from
+    the quotation's confidence; the low count, the low filter and the page's mark read that:
+    a sure "No" with a weak closest quotation is not low, an unsure "Yes" with a strong one is."""
+    base, amendment = pair
+    grid = _create(matter, owner)
+    lease = jobs.job_claim(jobs.spec_for("grid"), grid.pk, owner="worker")
+    assert isinstance(lease, jobs.Lease)
+    sure_no, unsure_yes = (
+        _made(grid, base, [(True, 0.9), (True, 0.9), (True, 0.17)]),
+        _made(grid, amendment, [(True, 0.9), (True, 0.9), (True, 0.95)]),
+    )
+    sure_no[2].value, sure_no[2].value_confidence = "No", 0.97
+    unsure_yes[2].value, unsure_yes[2].value_confidence = "Yes", 0.31
+    services._write_cells(grid, lease, base.pk, sure_no)
+    services._write_cells(grid, lease, amendment.pk, unsure_yes)
+    assert kept(grid) == fresh(grid) and kept(grid)["low"] == 1
+    low = selectors.cells_filtered(Cell.objects.filter(grid=grid), "low")
+    assert [(c.document_id, c.value) for c in low] == [(amendment.pk, "Yes")]
+    escrow = Cell.objects.filter(grid=grid, column__key="Source Code Escrow")
+    got = {c.document_id: c for c in escrow}
+    assert not got[base.pk].low_confidence and got[base.pk].certainty == pytest.approx(0.97)
+    assert got[amendment.pk].low_confidence and got[amendment.pk].certainty == pytest.approx(0.31)
 
 
 def test_chunks_add_to_the_counts_side_by_side_and_the_last_recounts_them(

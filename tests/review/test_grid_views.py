@@ -13,8 +13,10 @@ from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from legalnav.api import grids
 from legalnav.matters.models import AuditEvent, Membership
 from legalnav.review import actions
+from legalnav.review.columns import preset_column
 from legalnav.review.models import Cell, Grid
 from legalnav.review.services import ColumnSpec
 from tests.conftest import MembershipFactory, UserFactory, index_bioamber_pair
@@ -182,6 +184,43 @@ def test_the_cell_panel_shows_the_quotation_and_the_reader_link_escaped(client, 
     page = client.get(reverse("grid-detail", args=[grid.matter_id, grid.pk]))
     assert "<script>alert(1)</script>" not in page.content.decode()
     assert "Diligence &lt;b&gt;grid&lt;/b&gt;" in page.content.decode()
+
+
+def test_a_yes_no_cell_says_how_sure_its_value_is_and_its_quotation_apart(
+    client, matter, owner, pair, django_capture_on_commit_callbacks
+):
+    """A yes/no column with a document model (Liquidated Damages): its cell on the development
+    agreement says No, with the model's P(No) as the value's confidence beside the closest
+    quotation's (weak: it is not such a clause); the grid shows the value's and does not mark
+    the cell low, the panel shows both, the API gives both."""
+    base, _ = pair
+    preset = preset_column("Liquidated Damages")  # the CUAD column, as the form's preset adds it
+    assert preset is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        made = actions.grid_create(
+            matter=matter, user=owner, title="Yes/no", document_ids=[base.pk], mode="offline",
+            columns=[ColumnSpec("Liquidated Damages", preset.question, "yes_no")],
+            via="page",
+        )  # fmt: skip
+    client.force_login(owner)
+    cell = Cell.objects.get(grid=made)
+    assert cell.found and cell.value == "No", cell.value
+    assert cell.value_confidence is not None and cell.confidence < 0.5 < cell.value_confidence
+    assert cell.certainty == cell.value_confidence and not cell.low_confidence
+    panel = client.get(
+        reverse("grid-cell", args=[matter.pk, made.pk, cell.pk]), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert (
+        f"confidence in the value {cell.value_confidence:.2f}, in the quotation "
+        f"{cell.confidence:.2f}"
+    ) in panel
+    page = client.get(reverse("grid-detail", args=[matter.pk, made.pk])).content.decode()
+    assert f"{cell.citation} · {cell.value_confidence:.2f}" in page and "cell-low" not in page
+    row = grids.cell_page(
+        user=owner, matter_id=matter.pk, grid_id=made.pk, params=grids.CellListParams()
+    ).model_dump()["items"][0]
+    assert row["value_confidence"] == pytest.approx(cell.value_confidence, abs=1e-6)
+    assert row["confidence"] == pytest.approx(cell.confidence, abs=1e-6)
 
 
 def test_confirm_and_correct_from_the_panel_and_filters(client, grid, owner):

@@ -52,7 +52,7 @@ def cell_link(context: template.Context, cell: Any) -> SafeString:
         conf = format_html(
             "{} · {}{}",
             cell.citation,
-            f"{cell.confidence:.2f}",
+            f"{cell.certainty:.2f}",
             "" if cell.verdict == "verified" else " · ⚠ not verbatim",
         )
     if reviewed:
