@@ -51,8 +51,12 @@ def test_facts_without_a_side_are_asked_back_then_researched_for_the_side_chosen
     expect(panel.locator(".evidence-columns")).to_have_count(0)  # nothing was researched yet
     shot(page, "research-clarify")
 
-    accused.click()
-    page.wait_for_url(lambda url: f"/questions/{asked.pk}/" not in url and "/questions/" in url)
+    # The click submits the chosen side and waits for the new question's page: research runs
+    # inline offline, which takes longer than a click's default wait on a loaded machine.
+    accused.click(timeout=60_000)
+    page.wait_for_url(
+        lambda url: f"/questions/{asked.pk}/" not in url and "/questions/" in url, timeout=60_000
+    )
     live = page.locator("#answer-live[data-status=answered]")
     expect(live).to_be_visible(timeout=60_000)
     brief = Question.objects.exclude(pk=asked.pk).get(matter=matter)
