@@ -182,9 +182,11 @@ class Cell:
         return bool(self.spans)
 
     def as_json(self) -> dict[str, object]:
+        # The measurement door's cell: "not found" exactly when nothing is quoted (a yes/no
+        # column's unquoted "No" included, which the protocol scores as No either way).
         return {
             "key": self.key,
-            "value": self.value,
+            "value": self.value if self.found else NOT_FOUND,
             "spans": [{"start": a, "end": b} for a, b in self.spans],
             "confidence": round(self.confidence, 6),
         }
@@ -658,6 +660,14 @@ def fill_column(
     per_column = COLUMN_THRESHOLDS if thresholds is None else thresholds
     vote = _topic_vote(view, column, topic_yes)
     if confidence < threshold and not (vote is not None and vote.yes):
+        if vote is not None and preset is not None:
+            # A yes/no column its clause models decide says No, with nothing close enough to
+            # quote: the value is still No (the column's type), and how sure that No is.
+            return Cell(
+                column.key, "No", [], confidence, column.type, False, searched, ranked,
+                _vote_no_reason(preset.key, vote) + "; no provision comes near enough to quote",
+                1.0 - vote.p if vote.chance else None,
+            )  # fmt: skip
         return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
     if column_extractor(column) is not None and best.extracted is None:
         typed = next(
@@ -702,11 +712,7 @@ def fill_column(
             )
         elif not vote.yes:
             value, typed = "No", False
-            reason = (
-                f"No: no provision reads as {preset.key} firmly enough ({vote.by} gives "
-                f"{vote.p:.2f}; this column says Yes from {vote.at:.2f}); the closest "
-                "provision is quoted"
-            )
+            reason = _vote_no_reason(preset.key, vote) + "; the closest provision is quoted"
     elif preset is not None and preset.key in YES_NO_KEYS and confidence < yes_at:
         # Too unsure for a Yes: the cell says No and still shows the closest provision, so a
         # reviewer can overrule it.
@@ -725,6 +731,13 @@ def fill_column(
         column.key, value, sorted(spans), confidence, column.type, typed, searched, ranked,
         reason, sure,
     )  # fmt: skip
+
+
+def _vote_no_reason(key: str, vote: Vote) -> str:
+    return (
+        f"No: no provision reads as {key} firmly enough ({vote.by} gives {vote.p:.2f}; "
+        f"this column says Yes from {vote.at:.2f})"
+    )
 
 
 @dataclass(frozen=True, slots=True)

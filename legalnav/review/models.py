@@ -257,7 +257,9 @@ class Cell(models.Model):
         """What the grid shows: the reviewer's correction, else the filler's value."""
         if self.reviewed_status == self.Review.CORRECTED:
             return self.corrected_value
-        return self.value if self.found else "not found"
+        if self.found or self.value:
+            return self.value  # a value read with no quotation: a yes/no column's "No"
+        return "not found"
 
     @property
     def reviewed(self) -> bool:

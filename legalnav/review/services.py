@@ -43,6 +43,7 @@ from legalnav.retrieval.engine import Corpus, Retriever
 from legalnav.retrieval.services import index_cache
 from legalnav.review import claude
 from legalnav.review.columns import ANSWER_TYPES, column_from_request
+from legalnav.review.fill import NOT_FOUND as FILL_NOT_FOUND
 from legalnav.review.fill import Cell as FilledCell
 from legalnav.review.fill import fill_document
 from legalnav.review.models import (
@@ -454,22 +455,23 @@ def cell_row(
     """The row for one filled cell (not saved)."""
     quotes = _quotes(document, provisions, filled) if filled.found else []
     first = quotes[0] if quotes else {}
+    # A cell with no quotation keeps a value only where the filler still read one (a yes/no
+    # column's "No" when no provision comes near enough to quote), with its reason.
+    read = filled.found or filled.value not in ("", FILL_NOT_FOUND)
     return Cell(
         grid=grid,
         column=column,
         document=document,
         status=Cell.Status.FOUND if filled.found else Cell.Status.NOT_FOUND,
-        value=filled.value if filled.found else "",
-        typed=_jsonable(filled.typed) if filled.found else None,
+        value=filled.value if read else "",
+        typed=_jsonable(filled.typed) if read else None,
         confidence=float(filled.confidence),
         value_confidence=(
-            float(filled.value_confidence)
-            if filled.found and filled.value_confidence is not None
-            else None
+            float(filled.value_confidence) if read and filled.value_confidence is not None else None
         ),
         found=filled.found,
         searched=filled.searched,
-        reason=filled.reason if filled.found else "",
+        reason=filled.reason if read else "",
         spans=[[a, b] for a, b in filled.spans],
         quotation=first.get("text", ""),
         node_id=first.get("node_pk"),

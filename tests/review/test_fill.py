@@ -113,17 +113,20 @@ def _anti_assignment_view(tmp_path):  # type: ignore[no-untyped-def]
     return text, retriever, fill.DocumentView(text, retriever), column
 
 
-def _voted_cell(monkeypatch, text, retriever, column, **models) -> fill.Cell:  # type: ignore[no-untyped-def]
+def _voted_cell(monkeypatch, text, retriever, column, floor=None, **models) -> fill.Cell:  # type: ignore[no-untyped-def]
     """The column's one cell with the fill's model loaders replaced (``doc_yes_models=…``,
     ``topic_yes_thresholds=…``, ``unit_models=…``: the values they return), the cell's own
-    confidence threshold for a Yes left out."""
+    confidence threshold for a Yes left out (``floor``: the "not found" threshold instead of
+    the fitted one)."""
+    constants = fill.Constants(yes_thresholds={})
+    if floor is not None:
+        constants = fill.Constants(yes_thresholds={}, threshold=floor)
     with monkeypatch.context() as m:
         for name, value in models.items():
             m.setattr(fill, name, lambda value=value: value)
         (got,) = fill.fill_document(
-            text=text, retriever=retriever, columns=[column],
-            constants=fill.Constants(yes_thresholds={}),
-        )  # fmt: skip
+            text=text, retriever=retriever, columns=[column], constants=constants
+        )
     return got
 
 
@@ -137,7 +140,7 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
     import json
 
     from legalnav.review import docvote
-    from legalnav.review.columns import YES_NO_KEYS, compiled_cues
+    from legalnav.review.columns import YES_NO_KEYS, compiled_cues, preset_column
 
     data = json.loads(fill.TOPIC_YES_FILE.read_text(encoding="utf-8"))
     assert data["doc_models_fitted_on"].startswith("368 CUAD contracts outside the 40-contract")
@@ -178,6 +181,33 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
         doc_yes_models={}, topic_yes_thresholds={"Anti-Assignment": 0.0},
     )  # fmt: skip
     assert alone.value.startswith("Yes") and alone.value_confidence is None
+
+    # Nothing near enough to quote (every quotation under the "not found" floor): a No of the
+    # document model is still the column's No, with P(No) and why, and no quotation; the
+    # measurement door reads it "not found" as ever (no spans). A Yes still quotes.
+    unquoted = _voted_cell(
+        monkeypatch, text, retriever, column, floor=1.01,
+        doc_yes_models={"Anti-Assignment": model(p + 1e-6)},
+        topic_yes_thresholds={"Anti-Assignment": 0.0},
+    )  # fmt: skip
+    assert unquoted.value == "No" and not unquoted.spans and not unquoted.found
+    assert unquoted.value_confidence == pytest.approx(1 - p)
+    assert "the document model" in unquoted.reason and "near enough to quote" in unquoted.reason
+    assert unquoted.as_json()["value"] == fill.NOT_FOUND and unquoted.as_json()["spans"] == []
+    quoted = _voted_cell(
+        monkeypatch, text, retriever, column, floor=1.01,
+        doc_yes_models={"Anti-Assignment": model(p - 1e-6)},
+        topic_yes_thresholds={"Anti-Assignment": 0.0},
+    )  # fmt: skip
+    assert quoted.value.startswith("Yes") and quoted.spans
+    # A column no clause model decides stays "not found" with nothing to quote.
+    other = preset_column("Governing Law")
+    assert other is not None
+    (plain,) = fill.fill_document(
+        text=text, retriever=retriever, columns=[other],
+        constants=fill.Constants(threshold=1.01),
+    )  # fmt: skip
+    assert plain.value == fill.NOT_FOUND and plain.value_confidence is None and not plain.reason
 
 
 def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp_path, monkeypatch):

@@ -56,6 +56,14 @@ def test_a_yes_no_cell_shows_and_is_marked_by_how_sure_its_value_is():
     assert '<td class="" data-cell="9"' in html and "[D1:s4] · 0.96" in html
     assert '<td class="cell-low" data-cell="10"' in html and "[D2:s7] · 0.31" in html
     assert "0.17" not in html and "0.93" not in html
+    # A No read with nothing near enough to quote: still "No", how sure, no citation, and
+    # kept among the cells with no quotation.
+    unquoted = Cell(pk=11, document_id=5, value="No", found=False, confidence=0.01,
+                    value_confidence=0.88)  # fmt: skip
+    html = _render([unquoted])
+    assert '<td class="cell-nf" data-cell="11" data-doc="5">' in html
+    assert '<span class="cell-value">No</span>' in html and "none quoted · 0.88" in html
+    assert "not found" not in html and "0.01" not in html
 
 
 def test_the_link_alone_is_sent_out_of_band_after_a_review():

@@ -82,8 +82,19 @@ def test_grid_fills_every_cell_with_verified_quotations(
         assert " ".join(cell.document.text[start:end].split())[:40] == cell.quotation[:40]
         assert 0 <= cell.confidence <= 1
     for cell in cells:
-        if not cell.found:
-            assert cell.value == "" and cell.searched and cell.shown_value == "not found"
+        if cell.found:
+            continue
+        assert cell.searched and not cell.quotation and not cell.citation
+        if cell.column.key == "Source Code Escrow":
+            # A yes/no column its document model decides says No with nothing near enough to
+            # quote, and how sure that No is (P(No), not the quotation's confidence).
+            assert cell.value == cell.shown_value == "No", cell.reason
+            assert cell.reason.startswith("No: no provision reads as Source Code Escrow")
+            assert cell.value_confidence is not None and cell.value_confidence > 0.5
+            assert cell.value_confidence != cell.confidence
+        else:
+            assert cell.value == "" and cell.shown_value == "not found"
+    assert any(c.column.key == "Source Code Escrow" and not c.found for c in cells)
     event = AuditEvent.objects.get(action=ReviewVerb.GRID_CREATED)
     assert event.detail["via"] == "page" and event.detail["grid_id"] == grid.pk
     assert event.user == owner and event.matter == matter

@@ -223,6 +223,43 @@ def test_a_yes_no_cell_says_how_sure_its_value_is_and_its_quotation_apart(
     assert row["confidence"] == pytest.approx(cell.confidence, abs=1e-6)
 
 
+def test_a_yes_no_cell_with_nothing_to_quote_still_says_no_and_how_sure(
+    client, matter, owner, pair, django_capture_on_commit_callbacks
+):
+    """Source Code Escrow on the amendment: its document model says No and no provision comes
+    near enough to quote. The cell reads "No" (not "not found") with P(No) and the model's
+    reason, on the page, in the panel and through the API; it has no citation and still counts
+    among the cells with no quotation."""
+    _, amendment = pair
+    preset = preset_column("Source Code Escrow")
+    assert preset is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        made = actions.grid_create(
+            matter=matter, user=owner, title="Escrow", document_ids=[amendment.pk],
+            mode="offline", columns=[ColumnSpec(preset.key, preset.question, "yes_no")],
+            via="page",
+        )  # fmt: skip
+    client.force_login(owner)
+    cell = Cell.objects.get(grid=made)
+    assert not cell.found and cell.value == "No" and not cell.citation
+    assert cell.value_confidence is not None and cell.value_confidence > 0.5
+    made.refresh_from_db()
+    assert made.n_not_found == 1 and made.n_found == 0
+    panel = client.get(
+        reverse("grid-cell", args=[matter.pk, made.pk, cell.pk]), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert 'data-testid="cell-value">No</strong>' in panel
+    assert f"confidence in the value {cell.value_confidence:.2f}; no provision comes near" in panel
+    assert "How it was read: No: no provision reads as Source Code Escrow" in panel
+    assert "No provision quoted. Searched:" in panel
+    page = client.get(reverse("grid-detail", args=[matter.pk, made.pk])).content.decode()
+    assert f"none quoted · {cell.value_confidence:.2f}" in page
+    row = grids.cell_page(
+        user=owner, matter_id=matter.pk, grid_id=made.pk, params=grids.CellListParams()
+    ).model_dump()["items"][0]
+    assert row["value"] == "No" and row["found"] is False and row["citation"] == ""
+
+
 def test_confirm_and_correct_from_the_panel_and_filters(client, grid, owner):
     client.force_login(owner)
     cells = list(Cell.objects.filter(grid=grid).order_by("pk"))

@@ -55,6 +55,8 @@ def cell_link(context: template.Context, cell: Any) -> SafeString:
             f"{cell.certainty:.2f}",
             "" if cell.verdict == "verified" else " · ⚠ not verbatim",
         )
+    elif cell.value_confidence is not None:  # a value read with nothing near enough to quote
+        conf = format_html("none quoted · {}", f"{cell.certainty:.2f}")
     if reviewed:
         tick = "✓ " if cell.reviewed_status == "confirmed" else ""
         conf = format_html(
