@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 FILTERS = {
     "": "All cells",
-    "not_found": "Not found",
+    "not_found": "Nothing quoted",
     "low": f"Low confidence (< {LOW_CONFIDENCE:g})",
     "amended": "Changed by an amendment",
     "reviewed": "Reviewed",

@@ -249,11 +249,12 @@ def test_a_yes_no_cell_with_nothing_to_quote_still_says_no_and_how_sure(
         reverse("grid-cell", args=[matter.pk, made.pk, cell.pk]), HTTP_HX_REQUEST="true"
     ).content.decode()
     assert 'data-testid="cell-value">No</strong>' in panel
-    assert f"confidence in the value {cell.value_confidence:.2f}; no provision comes near" in panel
+    assert f"confidence in the value {cell.value_confidence:.2f}</span>" in panel
     assert "How it was read: No: no provision reads as Source Code Escrow" in panel
     assert "No provision quoted. Searched:" in panel
     page = client.get(reverse("grid-detail", args=[matter.pk, made.pk])).content.decode()
     assert f"none quoted · {cell.value_confidence:.2f}" in page
+    assert "0 found, 1 with nothing quoted," in page and ">Nothing quoted</a>" in page
     row = grids.cell_page(
         user=owner, matter_id=matter.pk, grid_id=made.pk, params=grids.CellListParams()
     ).model_dump()["items"][0]
