@@ -74,3 +74,5 @@ def test_the_link_alone_is_sent_out_of_band_after_a_review():
     )
     assert html.startswith('<a class="cell reviewed reviewed-corrected" id="cell-link-8"')
     assert 'hx-swap-oob="true"' in html and ">No</span>" in html and "corrected" in html
+    # the filler's confidence was in its own value, not the reviewer's: not shown
+    assert "0.80" not in html

@@ -277,6 +277,11 @@ def test_confirm_and_correct_from_the_panel_and_filters(client, grid, owner):
         HTTP_HX_REQUEST="true",
     )
     assert ok.status_code == 200 and b"England &amp; Wales" in ok.content
+    # The filler's confidence is shown with the filler's value, not beside the reviewer's.
+    filled = Cell.objects.get(pk=cells[0].pk)
+    panel = ok.content.decode()
+    assert "· confidence" not in panel
+    assert filled.found and f"(confidence {filled.certainty:.2f})" in panel
     client.post(reverse("grid-cell-review", args=[m, g, cells[1].pk]), {"review": "confirmed"})
     assert Cell.objects.get(pk=cells[1].pk).reviewed_status == "confirmed"
     reviewed = client.get(

@@ -48,7 +48,10 @@ def cell_link(context: template.Context, cell: Any) -> SafeString:
     reviewed = cell.reviewed
     classes = "cell" + (f" reviewed reviewed-{cell.reviewed_status}" if reviewed else "")
     conf = ""
-    if cell.found:
+    if cell.reviewed_status == "corrected":
+        # The reviewer's value: the filler's confidence was in another one.
+        conf = format_html("{}", cell.citation) if cell.found else ""
+    elif cell.found:
         conf = format_html(
             "{} · {}{}",
             cell.citation,
