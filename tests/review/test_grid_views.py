@@ -17,6 +17,7 @@ from legalnav.api import grids
 from legalnav.matters.models import AuditEvent, Membership
 from legalnav.review import actions
 from legalnav.review.columns import preset_column
+from legalnav.review.exports import grid_memo_html
 from legalnav.review.models import Cell, Grid
 from legalnav.review.services import ColumnSpec
 from tests.conftest import MembershipFactory, UserFactory, index_bioamber_pair
@@ -259,6 +260,18 @@ def test_a_yes_no_cell_with_nothing_to_quote_still_says_no_and_how_sure(
         user=owner, matter_id=matter.pk, grid_id=made.pk, params=grids.CellListParams()
     ).model_dump()["items"][0]
     assert row["value"] == "No" and row["found"] is False and row["citation"] == ""
+    memo = grid_memo_html(made, owner)
+    assert (
+        f'<strong>No</strong> <span class="muted">· confidence {cell.value_confidence:.2f}' in memo
+    )
+    assert "0 found, 1 with nothing quoted," in memo
+    # Corrected, the memo gives the reviewer's value, and the filler's with its confidence.
+    actions.cell_review(
+        matter=matter, user=owner, cell=cell, status="corrected", value="Yes", via="page"
+    )
+    memo = grid_memo_html(made, owner)
+    assert '<strong>Yes</strong> <span class="muted">· corrected by' in memo
+    assert f"(the filler read: No, confidence {cell.value_confidence:.2f})" in memo
 
 
 def test_confirm_and_correct_from_the_panel_and_filters(client, grid, owner):
