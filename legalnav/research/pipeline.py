@@ -51,6 +51,7 @@ from legalnav.research.router import (
     clarify_options,
     route_offline,
 )
+from legalnav.research.services import case_cards_refresh
 from legalnav.research.simple import answer_simple
 from legalnav.research.stance import NEUTRAL
 
@@ -69,8 +70,12 @@ def research_answer(*, query: Question, lease: jobs.Lease) -> Question:
     trace = Trace(run)
     try:
         with trace.step("load", matter=query.matter_id) as rec:
+            # Cards an older card reader built (before an upgrade) are read again first, so
+            # research never takes its stances from a reader the product has since replaced.
+            reread = case_cards_refresh(matter=query.matter)
             m = load_matter(query.matter)
             rec.outputs = {
+                "case_cards_reread": reread,
                 "judgments": len(m.documents),
                 "case_cards": len(m.cards),
                 "passages": m.search.corpus.size,

@@ -96,6 +96,27 @@ def test_deep_question_runs_every_step_and_keeps_adverse_authority(research_matt
     assert Evidence.objects.filter(answer=answer).count() == len(ev)
 
 
+def test_cards_an_older_reader_built_are_read_again_before_research(research_matter, judgments):
+    """After an upgrade, a card built by an older card reader (here: its holdings lost, its
+    version 0) is re-read at the start of the next research, not only by load_judgments; the
+    trace says how many; a second question re-reads none."""
+    from legalnav.research.services import CARD_READER_VERSION
+
+    gopal = judgments["C1252"].case_card
+    assert gopal.holdings and gopal.reader_version == CARD_READER_VERSION
+    CaseCard.objects.filter(pk=gopal.pk).update(reader_version=0, holdings=[])
+    query = ask(research_matter, BRIEF)
+    load = ResearchRun.objects.get(question=query).steps.get(name="load")
+    assert load.outputs["case_cards_reread"] == 1
+    gopal.refresh_from_db()
+    assert gopal.reader_version == CARD_READER_VERSION and gopal.holdings
+    again = ask(research_matter, BRIEF)
+    assert (
+        ResearchRun.objects.get(question=again).steps.get(name="load").outputs["case_cards_reread"]
+        == 0
+    )
+
+
 def test_listing_enumerates_every_judgment_that_mentions_a_phrase(research_matter, judgments):
     query = ask(research_matter, "Which cases mention a dying declaration?")
     run = ResearchRun.objects.get(question=query)
