@@ -38,9 +38,10 @@ logger = logging.getLogger(__name__)
 # transcript's sides, what each was below, its public bodies and its contemnor; 5: an English
 # judgment's outcome from the lead judgment's conclusion, not the concurrences or a dissent; 6:
 # a judicial review's applicant is the claimant, "the appellant, the claimant below", "the
-# appeal is brought by the tenant", a father and a mother as parties),
+# appeal is brought by the tenant", a father and a mother as parties; 8: a transcript that names
+# no parties is called by its title, "Re M (A Child)"),
 # so that case_cards_refresh re-reads the cards built before.
-CARD_READER_VERSION = 7
+CARD_READER_VERSION = 8
 
 _DEFER_LINKING: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "defer_linking", default=False

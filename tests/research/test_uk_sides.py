@@ -8,9 +8,10 @@ import pytest
 
 from legalnav.research.judgments.card import case_card
 from legalnav.research.judgments.header import is_uk_transcript
-from legalnav.research.judgments.uk_sides import uk_parties_of
+from legalnav.research.judgments.uk_sides import uk_parties_of, uk_title
 from legalnav.research.reading import read_side
 from legalnav.research.stance import ADVERSE, SUPPORTING, CardFacts, outcome_stance
+from tests.research.conftest import UK, shared
 
 RULE = "- - - - - - - - - - - - - - - - - - - - -"
 
@@ -304,3 +305,43 @@ def test_counsels_lines_and_who_appeals_say_what_a_side_is_called():
     said = described([], [], header + body)
     assert said == {"appellant": ["mother"], "respondent": []}
     assert described([], [], body) == {"appellant": [], "respondent": []}
+
+
+@pytest.mark.parametrize(
+    "doc, name",
+    [
+        ("2020-ewca-164-civ", "Re M (Declaration of Death of Child)"),
+        ("2020-ewca-922-civ", "Re M (A Child)"),  # printed "RE: M (A Child)" after "Between:"
+        (
+            "2020-ewca-1105-civ",
+            "M (Children) (Habitual Residence: 1980 Hague Child Abduction Convention)",
+        ),
+        ("2020-ewca-41-civ", "Cases A, B and C (Adoption: Notification of Fathers and Relatives)"),
+    ],
+)
+def test_a_transcript_that_names_no_parties_is_called_by_its_title(doc, name):
+    """A family or child case's header has a title between its rules instead of parties: the
+    card is named by it, and the header's first line is not taken for an appellant."""
+    card = case_card(shared(UK / "txt" / f"{doc}.txt").read_text(encoding="utf-8"))
+    assert card.case_name == name
+    assert not any("Neutral Citation" in p for p in card.appellants + card.respondents)
+
+
+def test_a_title_is_not_read_where_the_header_names_its_parties():
+    text = transcript("ACME LIMITED\nAppellant\n- and -\nBETA LIMITED\nRespondent", "1. An appeal.")
+    assert uk_title(text) == ""
+    assert case_card(text).case_name == "ACME LIMITED v BETA LIMITED"
+    counsel = "\n".join(
+        [
+            "Before :",
+            "LORD JUSTICE ALDER",
+            RULE,
+            "Ann Foster (instructed by Foster LLP) for the Appellant",
+            RULE,
+        ]
+    )
+    assert uk_title(counsel) == ""  # counsel's appearances between the rules are no title
+    titled = counsel.replace(
+        "Ann Foster (instructed by Foster LLP) for the Appellant", "Re X (A Child)"
+    )
+    assert uk_title(titled) == "Re X (A Child)"

@@ -42,6 +42,7 @@ from legalnav.research.judgments.uk_sides import (
     uk_labels,
     uk_parties_of,
     uk_party_role,
+    uk_title,
 )
 
 
@@ -113,11 +114,14 @@ def case_card(text: str, *, title: str = "") -> CaseCardData:
         card.case_number = case_number(header)
         card.judges = judges(header)
     if not card.case_name or card.case_name.lower().startswith("neutral citation"):
-        # A transcript whose parties could not be read: its running title ("X v Y") if any.
+        if card.case_name:  # the header's first line read as the parties: it names none
+            card.appellants, card.respondents = [], []
+        # A transcript whose parties could not be read: its running title ("X v Y") if any,
+        # else the title between its rules ("Re M (Declaration of Death of Child)").
         running = next(
             (ln for ln in nonblank if VERSUS.search(ln) and len(ln) < 200 and ":" not in ln), ""
         )
-        card.case_name = " ".join(running.split()) or title
+        card.case_name = " ".join(running.split()) or uk_title(header) or title
     role = uk_party_role if uk else party_role
     card.appellant_role = role(card.appellants)
     card.respondent_role = role(card.respondents)

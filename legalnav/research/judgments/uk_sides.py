@@ -310,6 +310,37 @@ def _positioned(sides: list[UkSide]) -> tuple[UkSide | None, UkSide | None]:
     return appellant, respondent
 
 
+_COUNSEL = re.compile(r"\b(?:for the|instructed by|appeared|in person)\b", re.I)
+
+
+def uk_title(header: str) -> str:
+    """A transcript's title where its header names no parties ("Re M (Declaration of Death of
+    Child)", "B (A Child) (Abduction: Article 13(b))", "Cases A, B and C (Adoption: …)"): the
+    lines between the rule below the judges and the next rule, when they hold no "-and-" line
+    and no counsel's appearance; "" otherwise."""
+    before = re.search(r"\bBefore\s*:?", header, re.I)
+    rule = _RULE.search(header, before.end() if before else 0)
+    if not rule:
+        return ""
+    rest = header[rule.end() :]
+    following = _RULE.search(rest)
+    if not following:
+        return ""
+    lines = [" ".join(ln.split()) for ln in rest[: following.start()].split("\n")]
+    lines = [ln for ln in lines if ln]
+    if lines and re.fullmatch(r"Between\s*:?", lines[0], re.I):
+        lines = lines[1:]
+    title = " ".join(lines)
+    if (
+        not title
+        or len(title) > 200
+        or any(_AND_LINE.match(ln) for ln in lines)
+        or _COUNSEL.search(title)
+    ):
+        return ""
+    return re.sub(r"^Re\s*:\s*", "Re ", title, flags=re.I)
+
+
 def uk_case_name(sides: list[UkSide]) -> str:
     """ "X v Y": the first two groups in the header's order."""
     parties = [s for s in sides if s.position != "other"]
