@@ -39,7 +39,8 @@ logger = logging.getLogger(__name__)
 # judgment's outcome from the lead judgment's conclusion, not the concurrences or a dissent; 6:
 # a judicial review's applicant is the claimant, "the appellant, the claimant below", "the
 # appeal is brought by the tenant", a father and a mother as parties; 8: a transcript that names
-# no parties is called by its title, "Re M (A Child)"),
+# no parties is called by its title, "Re M (A Child)", a letter-spaced "B E T W E E N:", "-and-"
+# at the end of a role line, "Claimant/Appellant/Tenant"),
 # so that case_cards_refresh re-reads the cards built before.
 CARD_READER_VERSION = 8
 

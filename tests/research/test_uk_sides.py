@@ -345,3 +345,25 @@ def test_a_title_is_not_read_where_the_header_names_its_parties():
         "Ann Foster (instructed by Foster LLP) for the Appellant", "Re X (A Child)"
     )
     assert uk_title(titled) == "Re X (A Child)"
+
+
+def test_a_letter_spaced_between_and_an_and_at_the_end_of_a_role_line_are_read():
+    """Headers printed "B E T W E E N:", with "Claimants/Respondents -and-" on one line, and
+    role lines that end in what the parties are to each other ("Claimant/Appellant/Tenant")."""
+
+    def card(n: int):  # type: ignore[no-untyped-def]
+        return case_card(shared(UK / "txt" / f"2020-ewca-{n}-civ.txt").read_text(encoding="utf-8"))
+
+    dsg = card(671)
+    assert dsg.case_name == "DSG RETAIL LIMITED v MASTERCARD INCORPORATED"
+    assert (
+        dsg.appellants[0] == "MASTERCARD INCORPORATED" and "DSG RETAIL LIMITED" in dsg.respondents
+    )
+    bank = card(408)
+    assert bank.case_name == "BANK ST PETERSBURG PJSC v VITALY ARKHANGELSKY"
+    assert bank.appellants[:2] == ["VITALY ARKHANGELSKY", "JULIA ARKHANGELSKAYA"]
+    assert bank.respondents == ["BANK ST PETERSBURG PJSC", "ALEXANDER SAVELYEV"]
+    tfs = card(833)  # the first of the two claims the header lists
+    assert tfs.appellants == ["TFS STORES LIMITED"]
+    assert not any("/" in name for name in tfs.appellants + tfs.respondents)
+    assert tfs.appellant_label == "claimant tenant" and tfs.respondent_label == "defendant landlord"

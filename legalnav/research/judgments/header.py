@@ -92,7 +92,7 @@ def judicial_treatment(header: str) -> str:
 
 def is_uk_transcript(header: str) -> bool:
     """Whether the header is a Court of Appeal transcript's ("Between:" the parties)."""
-    if re.search(r"\bBetween\s*:", header, re.I) or "- and -" in header:
+    if re.search(r"\b(?:Between|B E T W E E N)\s*:", header, re.I) or "- and -" in header:
         return True
     # "-and-" or "- v –" between the parties of a transcript that has no "Between:"
     return bool(

@@ -25,6 +25,8 @@ _ROLE_PIECE = rf"\(?\s*(?:{_ORDINAL}\s+)?(?:{_ROLE_WORD})\s*\)?"
 # "Claimant and Respondent", "Second", "1st Respondent and", "Respondents/".
 _ROLE_LINE = re.compile(
     rf"^(?:{_ROLE_PIECE}|{_ORDINAL})(?:\s*(?:/|,|&|\band\b)?\s*(?:{_ROLE_PIECE}|{_ORDINAL}))*"
+    # what the parties are to each other, after the roles: "Claimant/Appellant/Tenant"
+    r"(?:\s*/\s*[A-Za-z][A-Za-z-]{2,24}s?)?"
     r"\s*(?:/|\band\b)?\s*(?:[-–—]\s*)*$",
     re.I,
 )
@@ -41,11 +43,12 @@ _AND_LINE = re.compile(
     re.I,
 )
 _INLINE_AND = re.compile(r"\s+[-–—]+\s*and\s*[-–—]+\s+", re.I)
-_BETWEEN = re.compile(r"\bBetween\s*:?[ \t]*\n", re.I)
+# "Between:", also printed letter-spaced ("B E T W E E N:").
+_BETWEEN = re.compile(r"\b(?:Between|B E T W E E N)\s*:?[ \t]*\n", re.I)
 _RULE = re.compile(r"^[ \t]*-\s*-\s*-[-\s]*$", re.M)
 # Where the parties end: a rule of dashes, counsel's appearances, the hearing date.
 _BLOCK_END = re.compile(
-    r"^\s*(?:-\s*-\s*-|(?:And|and)\s+between\b|Between\b|BETWEEN\b|Case No|Claim No|Hearing\b|"
+    r"^\s*(?:-\s*-\s*-|(?:And|and)\s+between\b|Between\b|BETWEEN\b|B E T W E E N\b|Case No|Claim No|Hearing\b|"
     r"Approved Judgment|APPROVED JUDGMENT|Judgment\b|JUDGMENT\b|Before\b|IN THE COURT OF|"
     r"ON APPEAL FROM)|"
     r".*(?:\(instructed\b|\bappeared\b|\bin person\b|\bQC\b(?:\s*,|.*\band\b)|"
@@ -126,6 +129,8 @@ def _block(header: str) -> str:
             return ""
     # "Between: / Case No. A2/2019/0240 / THE FOREIGN AND COMMONWEALTH OFFICE …"
     rest = re.sub(r"^\s*Case No\.?:?[^\n]*\n", "", rest, flags=re.I)
+    # "Claimants/Respondents -and-": the "-and-" on a line of its own
+    rest = re.sub(r"(?<=\S)[ \t]+([-–]\s*and\s*[-–])[ \t]*$", r"\n\1", rest, flags=re.M | re.I)
     end = _BLOCK_END.search(rest)
     return rest[: end.start()] if end else rest[:2000]
 
