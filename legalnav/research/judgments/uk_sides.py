@@ -111,6 +111,18 @@ def _role_tokens(line: str) -> Tokens:
     return out
 
 
+def _below_judges(header: str) -> tuple[str, str | None] | None:
+    """(the header after the rule of dashes below the judges, the lines up to the next rule:
+    None when there is none), or None without such a rule."""
+    before = re.search(r"\bBefore\s*:?", header, re.I)
+    rule = _RULE.search(header, before.end() if before else 0)
+    if not rule:
+        return None
+    rest = header[rule.end() :]
+    following = _RULE.search(rest)
+    return rest, rest[: following.start()] if following else None
+
+
 def _block(header: str) -> str:
     """The lines naming the parties: after "Between:", or (a header without it) between the
     rules of dashes below the judges when they hold an "-and-" or "- v -" line."""
@@ -118,13 +130,11 @@ def _block(header: str) -> str:
     if m:
         rest = header[m.end() :]
     else:
-        before = re.search(r"\bBefore\s*:?", header, re.I)
-        rule = _RULE.search(header, before.end() if before else 0)
-        if not rule:
+        below = _below_judges(header)
+        if below is None:
             return ""
-        rest = header[rule.end() :]
-        following = _RULE.search(rest)
-        piece = rest[: following.start()] if following else rest[:1500]
+        rest, piece = below
+        piece = rest[:1500] if piece is None else piece
         if not any(_AND_LINE.match(" ".join(ln.split())) for ln in piece.split("\n")):
             return ""
     # "Between: / Case No. A2/2019/0240 / THE FOREIGN AND COMMONWEALTH OFFICE …"
@@ -323,15 +333,10 @@ def uk_title(header: str) -> str:
     Child)", "B (A Child) (Abduction: Article 13(b))", "Cases A, B and C (Adoption: …)"): the
     lines between the rule below the judges and the next rule, when they hold no "-and-" line
     and no counsel's appearance; "" otherwise."""
-    before = re.search(r"\bBefore\s*:?", header, re.I)
-    rule = _RULE.search(header, before.end() if before else 0)
-    if not rule:
+    below = _below_judges(header)
+    if below is None or not below[1]:
         return ""
-    rest = header[rule.end() :]
-    following = _RULE.search(rest)
-    if not following:
-        return ""
-    lines = [" ".join(ln.split()) for ln in rest[: following.start()].split("\n")]
+    lines = [" ".join(ln.split()) for ln in below[1].split("\n")]
     lines = [ln for ln in lines if ln]
     if lines and re.fullmatch(r"Between\s*:?", lines[0], re.I):
         lines = lines[1:]
