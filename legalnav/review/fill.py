@@ -805,9 +805,10 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         ([f"its best passage reads {own:.2f} as such a clause"] if own is not None else [])
         + ([f"its best sentence {best_unit:.2f}"] if best_unit is not None else [])
     )
+    # Set off by dashes: the reasons put it inside parentheses of their own.
     how = (
-        f"the document model ({read + '; ' if read else ''}"
-        f"{cued} passage{'s' if cued != 1 else ''} use the column's wording)"
+        f"the document model — {read + ', ' if read else ''}"
+        f"{cued} passage{'s' if cued != 1 else ''} using the column's wording —"
     )
     return Vote(p >= model.threshold, p, model.threshold, how, chance=True)
 

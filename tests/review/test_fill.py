@@ -171,6 +171,7 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
     yes, no = cell(p - 1e-6), cell(p + 1e-6)
     assert yes.value.startswith("Yes") and "the document model" in yes.reason
     assert f"{cued} passage" in yes.reason and f"{p:.2f}" in yes.reason
+    assert yes.reason.count("(") == yes.reason.count(")") == 1  # no parentheses within parentheses
     assert no.value == "No" and "the document model" in no.reason
     # the value's own confidence is the model's chance of it: P(Yes) for a Yes, P(No) for a No,
     # beside the quotation's; a single threshold on one passage gives none
