@@ -272,6 +272,12 @@ class Cell(models.Model):
         return self.confidence if self.value_confidence is None else self.value_confidence
 
     @property
+    def has_certainty(self) -> bool:
+        """Whether the filler's value carries a confidence to show: a quoted value, or a value
+        read with nothing near enough to quote (a yes/no column's "No") that has its own."""
+        return self.found or self.value_confidence is not None
+
+    @property
     def low_confidence(self) -> bool:
         return self.found and self.certainty < LOW_CONFIDENCE
 

@@ -64,6 +64,12 @@ def test_a_yes_no_cell_shows_and_is_marked_by_how_sure_its_value_is():
     assert '<td class="cell-nf" data-cell="11" data-doc="5">' in html
     assert '<span class="cell-value">No</span>' in html and "none quoted · 0.88" in html
     assert "not found" not in html and "0.01" not in html
+    assert unquoted.has_certainty and sure_no.has_certainty
+    # Not found, and no value read: nothing to be sure of, no confidence shown.
+    missing = Cell(pk=12, document_id=6, value="", found=False, confidence=0.01)
+    assert not missing.has_certainty
+    html = _render([missing])
+    assert "not found" in html and "0.01" not in html and "none quoted" not in html
 
 
 def test_the_link_alone_is_sent_out_of_band_after_a_review():

@@ -58,7 +58,7 @@ def cell_link(context: template.Context, cell: Any) -> SafeString:
             f"{cell.certainty:.2f}",
             "" if cell.verdict == "verified" else " · ⚠ not verbatim",
         )
-    elif cell.value_confidence is not None:  # a value read with nothing near enough to quote
+    elif cell.has_certainty:  # a value read with nothing near enough to quote
         conf = format_html("none quoted · {}", f"{cell.certainty:.2f}")
     if reviewed:
         tick = "✓ " if cell.reviewed_status == "confirmed" else ""
