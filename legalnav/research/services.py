@@ -146,7 +146,9 @@ def case_cards_refresh(*, matter: Matter) -> int:
     """Re-read the case cards of ``matter`` that an older card reader built (their judgments'
     text is already indexed: nothing is re-parsed into clauses or re-embedded; Claude's
     enrichment is kept, not asked again), then link citations once (at the end of the
-    enclosing ``deferred_linking``, when there is one). Returns how many."""
+    enclosing ``deferred_linking``, when there is one). Returns how many were re-read: a card
+    whose judgment fails to parse keeps the older reader's reading, is logged, and is not
+    counted (it is tried again next time)."""
     stale = list(
         Document.objects.filter(
             matter=matter,
@@ -157,12 +159,13 @@ def case_cards_refresh(*, matter: Matter) -> int:
     if not stale:
         return 0
     deferred = _DEFER_LINKING.get()
+    reread = 0
     with deferred_linking():
         for document in stale:
-            case_card_build(document=document, enrich=False)
+            reread += case_card_build(document=document, enrich=False) is not None
     if not deferred:
         case_cards_link(matter=matter)
-    return len(stale)
+    return reread
 
 
 def _document_update(data: CaseCardData, *, document: Document) -> dict[str, object]:

@@ -117,6 +117,29 @@ def test_cards_an_older_reader_built_are_read_again_before_research(research_mat
     )
 
 
+def test_a_stale_card_whose_judgment_fails_to_parse_is_not_counted_as_re_read(
+    research_matter, judgments, monkeypatch
+):
+    """A card reader that fails on one judgment keeps that card as the older reader left it,
+    is not counted as re-read, and the card is tried again at the next refresh."""
+    from legalnav.research import services as research_services
+
+    gopal = judgments["C1252"].case_card
+    CaseCard.objects.filter(pk=gopal.pk).update(reader_version=0)
+
+    def broken(text, title=""):
+        raise ValueError("a reader bug")
+
+    monkeypatch.setattr(research_services, "case_card", broken)
+    assert research_services.case_cards_refresh(matter=research_matter) == 0
+    gopal.refresh_from_db()
+    assert gopal.reader_version == 0 and gopal.holdings
+    monkeypatch.undo()
+    assert research_services.case_cards_refresh(matter=research_matter) == 1
+    gopal.refresh_from_db()
+    assert gopal.reader_version == research_services.CARD_READER_VERSION
+
+
 def test_listing_enumerates_every_judgment_that_mentions_a_phrase(research_matter, judgments):
     query = ask(research_matter, "Which cases mention a dying declaration?")
     run = ResearchRun.objects.get(question=query)
