@@ -176,6 +176,9 @@ class Cell:
     # How sure the value itself is, where that is known apart from the quotation's confidence: a
     # yes/no cell decided by its column's document model has P(Yes) for a Yes, P(No) for a No.
     value_confidence: float | None = None
+    # A "not found" for want of confidence: what a quotation needed (the closest candidate,
+    # ``candidates[0]``, had ``confidence``), so the panel can say how near it came.
+    needed: float | None = None
 
     @property
     def found(self) -> bool:
@@ -666,9 +669,12 @@ def fill_column(
             return Cell(
                 column.key, "No", [], confidence, column.type, False, searched, ranked,
                 _vote_no_reason(preset.key, vote) + "; no provision comes near enough to quote",
-                1.0 - vote.p if vote.chance else None,
+                1.0 - vote.p if vote.chance else None, needed=threshold,
             )  # fmt: skip
-        return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
+        return Cell(
+            column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked,
+            needed=threshold,
+        )  # fmt: skip
     if column_extractor(column) is not None and best.extracted is None:
         typed = next(
             (
@@ -698,7 +704,10 @@ def fill_column(
         # date in it is seldom what the column asks).
         limit = per_column.get(preset.key if typed is not None else f"{preset.key} (no value)", 0.0)
         if confidence < limit:
-            return Cell(column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked)
+            return Cell(
+                column.key, NOT_FOUND, [], confidence, column.type, None, searched, ranked,
+                needed=limit,
+            )  # fmt: skip
     yes_at = (YES_THRESHOLDS if yes_thresholds is None else yes_thresholds).get(
         preset.key if preset else "", 0.0
     )
@@ -903,8 +912,9 @@ def typed_cut(cell: Cell, thresholds: dict[str, float]) -> Cell:
     if cell.confidence >= limit:
         return cell
     return Cell(
-        cell.key, NOT_FOUND, [], cell.confidence, cell.type, None, cell.searched, cell.candidates
-    )
+        cell.key, NOT_FOUND, [], cell.confidence, cell.type, None, cell.searched, cell.candidates,
+        needed=limit,
+    )  # fmt: skip
 
 
 # --- dates read together -------------------------------------------------------------------------

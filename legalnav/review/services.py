@@ -444,6 +444,20 @@ def _quotes(
     return quotes
 
 
+def _searched(document: Document, provisions: _Provisions, filled: FilledCell) -> str:
+    """What the filler searched; for a cell left unquoted for want of confidence, also where
+    the closest sentence is and how near it came, so a reviewer can judge it."""
+    if filled.found or filled.needed is None or not filled.candidates:
+        return filled.searched
+    closest = filled.candidates[0]
+    node = provisions.node_for(closest.start, closest.end)
+    where = f", in [{document.key}:{node.node_id}]," if node is not None else ""
+    return (
+        f"{filled.searched}. The closest sentence{where} reads {filled.confidence:.2f} as such a "
+        f"provision, under the {filled.needed:.2f} a quotation needs"
+    )
+
+
 def cell_row(
     *,
     grid: Grid,
@@ -470,7 +484,7 @@ def cell_row(
             float(filled.value_confidence) if read and filled.value_confidence is not None else None
         ),
         found=filled.found,
-        searched=filled.searched,
+        searched=_searched(document, provisions, filled),
         reason=filled.reason if read else "",
         spans=[[a, b] for a, b in filled.spans],
         quotation=first.get("text", ""),

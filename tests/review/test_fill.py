@@ -209,6 +209,9 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
         constants=fill.Constants(threshold=1.01),
     )  # fmt: skip
     assert plain.value == fill.NOT_FOUND and plain.value_confidence is None and not plain.reason
+    # Left unquoted for want of confidence: what a quotation needed, beside what the closest had.
+    assert unquoted.needed == plain.needed == 1.01 and plain.candidates
+    assert plain.confidence < plain.needed and quoted.needed is None
 
 
 def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp_path, monkeypatch):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -14,8 +15,10 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from legalnav.api import grids
+from legalnav.documents.models import Node
 from legalnav.matters.models import AuditEvent, Membership
 from legalnav.review import actions
+from legalnav.review.calibration import NOT_FOUND_BELOW
 from legalnav.review.columns import preset_column
 from legalnav.review.exports import grid_memo_html
 from legalnav.review.models import Cell, Grid
@@ -253,6 +256,16 @@ def test_a_yes_no_cell_with_nothing_to_quote_still_says_no_and_how_sure(
     assert f"confidence in the value {cell.value_confidence:.2f}</span>" in panel
     assert "How it was read: No: no provision reads as Source Code Escrow" in panel
     assert "No provision quoted. Searched:" in panel
+    # Where the closest sentence is, and how near it came to being quoted.
+    closest = re.search(
+        r"The closest sentence, in \[D2:([\w.]+)\], reads (0\.\d\d) as such a provision, "
+        r"under the (0\.\d\d) a quotation needs",
+        panel,
+    )
+    assert closest is not None
+    assert float(closest[2]) == pytest.approx(cell.confidence, abs=0.005)
+    assert float(closest[2]) < float(closest[3]) == pytest.approx(NOT_FOUND_BELOW)
+    assert Node.objects.filter(document=amendment, node_id=closest[1]).exists()
     page = client.get(reverse("grid-detail", args=[matter.pk, made.pk])).content.decode()
     assert f"none quoted · {cell.value_confidence:.2f}" in page
     assert "0 found, 1 with nothing quoted," in page and ">Nothing quoted</a>" in page
