@@ -17,8 +17,8 @@ licence) still has its wording. So each document gets, per category, a small fea
   for the dev contracts, which it never saw);
 - the logit of the document's best unit probability under the column's sentence-level clause
   model (``fit_yes_units.py``; out of fold for the 368 as well), where the column has one;
-- ``log(1 + n)``, n the document's passages that match the column's wording cues
-  (``columns.py``), and whether any does;
+- ``log(1 + n)``, n the document's passages that match the column's wording cues or document
+  cues (``columns.py``), and whether any does;
 
 and a logistic regression over it, L2-penalised, standardised. Per category the penalty and the
 "Yes" threshold are chosen by 5-fold cross-validation by contract **within the 368**; the model
@@ -113,7 +113,7 @@ def main() -> None:
     train_topics._setup()
 
     from legalnav.review import docvote
-    from legalnav.review.columns import compiled_cues, preset_column
+    from legalnav.review.columns import compiled_document_cues, preset_column
 
     _rows, names, dev, train, answers, cats, path = cuad_yes_no()
     docs = json.loads(CACHE.read_text())
@@ -137,7 +137,7 @@ def main() -> None:
         unit_scores: dict[str, dict[str, float]],
     ) -> np.ndarray:
         column = preset_column(k)
-        patterns = compiled_cues(column) if column else []
+        patterns = compiled_document_cues(column) if column else []
         out = []
         for n in names_:
             texts = [t for _, _, t in docs[path[n]]]

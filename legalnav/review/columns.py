@@ -9,7 +9,12 @@ reading the grid, not copied from CUAD.
 Each preset column also carries ``cues``: regular expressions for the wording such a clause is
 usually drafted in ("governed by ... laws of", "source code ... escrow"). The offline filler reads
 them beside retrieval (see fill.py); a user's own column has none and is filled by retrieval
-alone.
+alone. A yes/no column may also carry ``document_cues``: more wording that the document model
+(docvote.py) counts, beside ``cues``, when it decides whether a contract has such a clause at all.
+They are kept apart because the filler weighs every cue of every column in one unit model over
+sentences: wording that says a contract has the clause, but is too loose to pick its sentence,
+moved that model's shared weights and cost the typed columns' values (a Volume Restriction's "up
+to three (3)", a Minimum Commitment's "shortfall").
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ class Column:
     type: str
     description: str = ""
     cues: tuple[str, ...] = field(default=(), compare=False)
+    document_cues: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if self.type not in ANSWER_TYPES:
@@ -44,8 +50,15 @@ class Column:
         return f"{self.question} {self.description}".strip()
 
 
-def _c(key: str, type_: str, question: str, description: str, *cues: str) -> Column:
-    return Column(key, question, type_, description, tuple(cues))
+def _c(
+    key: str,
+    type_: str,
+    question: str,
+    description: str,
+    *cues: str,
+    document_cues: tuple[str, ...] = (),
+) -> Column:
+    return Column(key, question, type_, description, tuple(cues), document_cues)
 
 
 # Shared wording: a licence (US or UK spelling) and its grant.
@@ -157,6 +170,9 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "soliciting customers.",
         r"\b(?:notwithstanding|except|provided,? however)\b.{0,120}\b(?:compet|exclusiv|solicit)",
         r"\b(?:shall not (?:be deemed to )?(?:restrict|prevent|prohibit|preclude))\b",
+        document_cues=(
+            r"\bnot (?:be )?(?:deemed|considered) (?:to be )?(?:prohibited|a violation|a breach|competition|competitive)",
+        ),
     ),
     _c(
         "Non-Compete",
@@ -170,6 +186,11 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\bcompeting (?:product|business|service)s?\b",
         r"\b(?:shall|will) not\b.{0,60}\b(?:participate|engage|research|develop|commerciali[sz]e|carry on|be engaged)\b.{0,80}\b(?:similar|compet|any other (?:trade|business))",
         r"\bnot (?:to )?(?:represent|sell|distribute|carry)\b.{0,60}\bcompetitive\b",
+        document_cues=(
+            r"\b(?:which|that) (?:directly or indirectly )?competes?\b",
+            r"\b(?:shall|will) not\b.{0,100}\b(?:develop|manufactur|commerciali|market|sell|distribut|promote)\w*\b.{0,100}\b(?:compet|similar)",
+            r"\bcompetitive (?:products?|services?|business|with)\b",
+        ),
     ),
     _c(
         "Exclusivity",
@@ -206,6 +227,9 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "products.",
         r"\bdisparag",
         r"\b(?:derogatory|negative|damaging) (?:statements?|comments?|remarks?)\b",
+        document_cues=(
+            r"\b(?:harmful|detrimental|prejudicial|injurious)\b.{0,60}\b(?:reputation|goodwill|image)\b",
+        ),
     ),
     _c(
         "Termination For Convenience",
@@ -229,6 +253,12 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\b(?:right|option) to (?:match|negotiate)\b",
         r"\bfirst (?:right|option) of (?:refusal|offer|negotiation)\b",
         r"\bright of (?:first )?negotiation\b",
+        document_cues=(
+            r"\b(?:first|prior|preferential) (?:right|opportunity|consideration)\b",
+            r"\b(?:offer|contact|notify)\b.{0,40}\bfirst\b",
+            r"\bfirst offer\b",
+            r"\bopportunity to (?:purchase|acquire|negotiate|become)\b",
+        ),
     ),
     _c(
         "Change Of Control",
@@ -280,6 +310,11 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\b(?:purchase|order) (?:at least|no less than|not less than)\b",
         r"\bminimum (?:\w+ ){1,2}(?:purchase|order|quantit|volume|commitment|royalt|payment|sales|fees?|amount|number|requirement|target|guarantee)",
         r"\b(?:guaranteed minimum|annual (?:minimum|guarantee))\b",
+        document_cues=(
+            r"\bminimum (?:fee|requirements?|details|efficiency|charge)s?\b",
+            r"\bshortfall\b",
+            r"\bguarantee[sd]? (?:a minimum|to purchase)\b",
+        ),
     ),
     _c(
         "Volume Restriction",
@@ -288,6 +323,11 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "Caps on quantities, users or usage, or fees or consent required above a set volume.",
         r"\b(?:exceed|in excess of)\b.{0,80}\b(?:units?|volume|quantit|users?|forecast)",
         r"\b(?:maximum|up to) (?:quantit|volume|number of units)",
+        document_cues=(
+            r"\bup to \w+ \(\d+\)",
+            r"\bexceed(?:s|ing)?\b.{0,60}\b(?:forecast|hours|per (?:month|year|day|week))\b",
+            r"\b(?:up to|not (?:to )?exceed|maximum of|no more than)\b.{0,60}\b(?:per|each|a) (?:contract |calendar )?(?:year|month|week|day)\b",
+        ),
     ),
     _c(
         "Ip Ownership Assignment",
@@ -348,6 +388,12 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "A grant to the licensee and its affiliated companies, or a right to sublicense to them.",
         rf"\b{_LICENSE}\w*\b.{{0,120}}\b(?:and|to) (?:its|their) affiliates\b",
         r"\baffiliates of (?:the )?licensee\b",
+        document_cues=(
+            r"\bgrants?\b.{0,80}\b(?:and|to) (?:its|their|each of its) (?:affiliates|subsidiaries)\b",
+            r"\b(?:and|to) the (?:other )?members of the \w+ group\b",
+            r"\bsub-?licen[cs]\w*\b.{0,80}\b(?:affiliates?|subsidiar\w+|related compan\w+)\b",
+            r"\b(?:exercised|used) by or through\b.{0,60}\baffiliates\b",
+        ),
     ),
     _c(
         "Unlimited/All-You-Can-Eat-License",
@@ -402,6 +448,10 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\b(?:shall not apply|does not apply|not be limited|no limitation)\b.{0,160}\b(?:indemn|confidential|gross negligence|wil+ful|infring)",
         r"\b(?:except|excluding|other than)\b.{0,160}\b(?:limitation of liability|liable)\b",
         r"\bunlimited liability\b",
+        document_cues=(
+            r"\bexcept (?:for|in|with respect to|to the extent|as)\b.{0,250}\b(?:indemnif|confidential|gross negligence|wil+ful|infring|breach)\w*\b.{0,250}\b(?:in no event|liable|liability)\b",
+            r"\b(?:waives?|waived)\b.{0,60}\b(?:limitations?|caps?)\b",
+        ),
     ),
     _c(
         "Cap On Liability",
@@ -454,6 +504,9 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\b(?:acknowledges?|admits?|recogni[sz]es?)\b.{0,60}\b(?:exclusive )?(?:right, title|ownership|owns)\b",
         r"\bnot\b.{0,80}\b(?:attack|contest|challenge|impair|adversely affect)\b.{0,60}\b(?:validity|title|rights?|ownership)",
         r"\bshall not (?:in any manner )?represent that it (?:has|owns)\b",
+        document_cues=(
+            r"\bchallenge\b.{0,60}\b(?:marks?|intellectual property|patents?|validity)\b",
+        ),
     ),
     _c(
         "Third Party Beneficiary",
@@ -499,12 +552,24 @@ def column_from_request(key: str, question: str, type_: str) -> Column:
     preset = preset_column(key)
     if preset is None:
         return Column(key, question, type_)
-    return Column(key, question or preset.question, type_, preset.description, preset.cues)
+    return Column(
+        key,
+        question or preset.question,
+        type_,
+        preset.description,
+        preset.cues,
+        preset.document_cues,
+    )
 
 
 def compiled_cues(column: Column) -> list[re.Pattern[str]]:
     """The column's cue patterns, case-insensitive, ``.`` crossing line ends (compiled once)."""
     return [_compiled(c) for c in column.cues]
+
+
+def compiled_document_cues(column: Column) -> list[re.Pattern[str]]:
+    """What the document model counts passages by: the column's cues and its document cues."""
+    return [_compiled(c) for c in (*column.cues, *column.document_cues)]
 
 
 @functools.cache

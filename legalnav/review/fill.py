@@ -69,6 +69,7 @@ from legalnav.review.columns import (
     YES_NO_KEYS,
     Column,
     compiled_cues,
+    compiled_document_cues,
     preset_column,
 )
 from legalnav.review.unitclauses import unit_model_text, unit_models
@@ -804,7 +805,7 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
             return None
         p_units = view.unit_topic_probabilities(unit_topic)
         best_unit = float(p_units.max()) if p_units.size else 0.0
-    cued = docvote.cue_count(view.passage_texts(), compiled_cues(preset))
+    cued = docvote.cue_count(view.passage_texts(), compiled_document_cues(preset))
     x = docvote.document_input(best_of, model.topics, cued, best_unit)
     if x is None:
         return None

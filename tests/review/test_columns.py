@@ -10,9 +10,11 @@ from legalnav.evaluation.gold import cuad_descriptions
 from legalnav.review.columns import (
     ANSWER_TYPES,
     CUAD_COLUMNS,
+    YES_NO_KEYS,
     Column,
     column_from_request,
     compiled_cues,
+    compiled_document_cues,
     preset_column,
 )
 from tests.review.cuad import cuad_dir, gold_rows
@@ -83,9 +85,47 @@ def test_a_column_refuses_an_unknown_type():
         # "any number of" read most contracts as an unlimited licence (63 without one)
         ("Unlimited/All-You-Can-Eat-License", "any number of counterparts", False),
         ("Unlimited/All-You-Can-Eat-License", "an unlimited number of seats", True),
+        # a second round (2026-12-06), likewise from the 368 training contracts' misses
+        ("Volume Restriction", "the Artist will attend up to three (3) store visits", True),
+        ("Volume Restriction", "no more than two releases in each calendar year", True),
+        ("Volume Restriction", "the Supplier will ship the goods promptly", False),
+        ("Affiliate License-Licensee", "may grant sublicences to its Subsidiaries", True),
+        ("Affiliate License-Licensee", "grants to Buyer and the members of the Buyer Group", True),
+        ("Minimum Commitment", "the Licensee shall pay the Minimum Fee each quarter", True),
+        ("Minimum Commitment", "the Distributor shall pay any shortfall within 30 days", True),
+        ("Non-Compete", "any product that directly or indirectly competes with the Device", True),
+        ("Non-Compete", "the Reseller shall not market any product similar to it", True),
+        (
+            "Uncapped Liability",
+            "except for breach of section 9 (confidentiality), neither party shall be liable",
+            True,
+        ),
+        ("Uncapped Liability", "the Buyer waives any limitation on its liability", True),
+        ("Non-Disparagement", "conduct detrimental to the goodwill of the Brand", True),
+        ("Rofr/Rofo/Rofn", "the Sponsor has a preferential right to renew", True),
+        ("Rofr/Rofo/Rofn", "the Owner shall first offer any surplus units to the Buyer", True),
+        ("Covenant Not To Sue", "the Distributor shall not challenge the Marks", True),
+        (
+            "Competitive Restriction Exception",
+            "holding shares shall not be deemed a violation of this clause",
+            True,
+        ),
     ],
 )
 def test_yes_no_cues_read_the_wording_they_were_written_for(key, wording, cued):
     column = preset_column(key)
     assert column is not None
-    assert any(rx.search(wording) for rx in compiled_cues(column)) is cued
+    assert any(rx.search(wording) for rx in compiled_document_cues(column)) is cued
+
+
+def test_document_cues_are_counted_by_the_document_model_not_weighed_by_the_filler():
+    """The second round's wording is the document model's alone: the filler's cues (and the
+    cue weights fitted for them) are unchanged, and a column named in a request keeps both."""
+    volume = preset_column("Volume Restriction")
+    assert volume is not None and volume.document_cues
+    wording = "the Artist will attend up to three (3) store visits"
+    assert not any(rx.search(wording) for rx in compiled_cues(volume))
+    assert any(rx.search(wording) for rx in compiled_document_cues(volume))
+    asked = column_from_request("volume restriction", "", "yes_no")
+    assert asked.cues == volume.cues and asked.document_cues == volume.document_cues
+    assert all(not c.document_cues for c in CUAD_COLUMNS if c.key not in YES_NO_KEYS)
