@@ -109,7 +109,16 @@ def main() -> None:
     parser.add_argument(
         "--no-units", action="store_true", help="leave the sentence-level clause models out"
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="CATEGORY",
+        help="fit and report these categories alone (repeatable; a quick look, never written)",
+    )
     args = parser.parse_args()
+    if args.only and args.write:
+        parser.error("--only fits some categories alone: it cannot --write")
     train_topics._setup()
 
     from legalnav.review import docvote
@@ -152,6 +161,8 @@ def main() -> None:
     report = []
     review_rules: list[tuple[np.ndarray, np.ndarray, float]] = []
     for k in cats:
+        if args.only and k not in args.only:
+            continue
         y = np.asarray([answers[(n, k)] == "Yes" for n in train])
         yd = [answers[(n, k)] == "Yes" for n in dev]
         if y.sum() < MIN_YES:

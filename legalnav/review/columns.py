@@ -338,6 +338,9 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\b(?:hereby )?assigns?\b.{0,120}\b(?:right, title and interest|intellectual property|inventions?)\b",
         r"\b(?:shall|will) (?:be|become|remain) the (?:sole and )?(?:exclusive )?property of\b",
         r"\bwork(?:s)? made for hire\b",
+        document_cues=(
+            r"\b(?:hereby )?(?:assigns?|transfers?)\b.{0,60}\ball (?:of its |such )?rights?\b",
+        ),
     ),
     _c(
         "Joint Ip Ownership",
@@ -473,6 +476,7 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\bliquidated damages\b",
         r"\b(?:termination|break(?:-up)?|cancell?ation) fee\b",
         r"\bas a penalty\b",
+        document_cues=(r"\b(?:termination|buyout|break-?up|cancellation) (?:fee|payment|penalt)",),
     ),
     _c(
         "Warranty Duration",

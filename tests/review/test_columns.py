@@ -110,6 +110,8 @@ def test_a_column_refuses_an_unknown_type():
             "holding shares shall not be deemed a violation of this clause",
             True,
         ),
+        ("Liquidated Damages", "the Licensee shall make a buyout payment of $50,000", True),
+        ("Ip Ownership Assignment", "the Consultant hereby assigns all rights in the Works", True),
     ],
 )
 def test_yes_no_cues_read_the_wording_they_were_written_for(key, wording, cued):
