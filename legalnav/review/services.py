@@ -451,7 +451,11 @@ def _searched(document: Document, provisions: _Provisions, filled: FilledCell) -
         return filled.searched
     closest = filled.candidates[0]
     node = provisions.node_for(closest.start, closest.end)
-    where = f", in [{document.key}:{node.node_id}]," if node is not None else ""
+    # A sentence outside every provision (a title line) is placed in the document, as a
+    # quotation there is cited.
+    where = (
+        f", in [{document.key}:{node.node_id}]," if node is not None else f", in [{document.key}],"
+    )
     return (
         f"{filled.searched}. The closest sentence{where} reads {filled.confidence:.2f} as such a "
         f"provision, under the {filled.needed:.2f} a quotation needs"
