@@ -258,8 +258,8 @@ def test_a_yes_no_cell_with_nothing_to_quote_still_says_no_and_how_sure(
     assert "No provision quoted. Searched:" in panel
     # Where the closest sentence is, and how near it came to being quoted.
     closest = re.search(
-        r"The closest sentence, in \[D2(?::([^\]]+))?\], reads (0\.\d\d) as such a provision, "
-        r"under the (0\.\d\d) a quotation needs",
+        rf"The closest sentence, in \[{re.escape(amendment.key)}(?::([^\]]+))?\], reads "
+        r"(0\.\d\d) as such a provision, under the (0\.\d\d) a quotation needs",
         panel,
     )
     assert closest is not None, panel[panel.find("No provision quoted") :][:400]
