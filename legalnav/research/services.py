@@ -148,7 +148,8 @@ def case_cards_refresh(*, matter: Matter) -> int:
     enrichment is kept, not asked again), then link citations once (at the end of the
     enclosing ``deferred_linking``, when there is one). Returns how many were re-read: a card
     whose judgment fails to parse keeps the older reader's reading, is logged, and is not
-    counted (it is tried again next time)."""
+    counted (it is tried again at the next refresh); a document that no longer reads as a
+    judgment loses its card and is not counted either."""
     stale = list(
         Document.objects.filter(
             matter=matter,
