@@ -75,6 +75,10 @@ class CaseCard(models.Model):
     # Which version of the card reader built it (services.CARD_READER_VERSION); an older one is
     # re-read by case_cards_refresh (load_judgments runs it), without re-indexing the judgment.
     reader_version = models.PositiveSmallIntegerField(default=0)
+    # The card reader version that failed to re-read this card's judgment (0: none did). The
+    # card keeps the older reader's reading, and that reader version does not try it again at
+    # every research question; a newer one does.
+    failed_reader_version = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -51,7 +51,7 @@ from legalnav.research.router import (
     clarify_options,
     route_offline,
 )
-from legalnav.research.services import case_cards_refresh
+from legalnav.research.services import case_cards_refresh, case_cards_stale
 from legalnav.research.simple import answer_simple
 from legalnav.research.stance import NEUTRAL
 
@@ -76,6 +76,8 @@ def research_answer(*, query: Question, lease: jobs.Lease) -> Question:
             m = load_matter(query.matter)
             rec.outputs = {
                 "case_cards_reread": reread,
+                # cards the present reader failed on, read as an older reader left them
+                "case_cards_stale": case_cards_stale(matter=query.matter),
                 "judgments": len(m.documents),
                 "case_cards": len(m.cards),
                 "passages": m.search.corpus.size,

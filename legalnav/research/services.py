@@ -78,6 +78,11 @@ def case_card_build(*, document: Document, enrich: bool = True) -> CaseCard | No
         data = case_card(text, title=document.title)
     except Exception:  # a parsing bug must not fail indexing
         logger.exception("building the case card of document %s failed", document.pk)
+        # An older card stays as that reader left it, marked so that this reader does not try
+        # (and log) it again at every refresh.
+        CaseCard.objects.filter(document=document).update(
+            failed_reader_version=CARD_READER_VERSION
+        )
         return None
     values = _card_values(data, document=document, text=text)
     with transaction.atomic():
@@ -139,6 +144,7 @@ def _card_values(data: CaseCardData, *, document: Document, text: str) -> dict[s
         parents=parents,
         text_sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         reader_version=CARD_READER_VERSION,
+        failed_reader_version=0,
     )
 
 
@@ -148,14 +154,15 @@ def case_cards_refresh(*, matter: Matter) -> int:
     enrichment is kept, not asked again), then link citations once (at the end of the
     enclosing ``deferred_linking``, when there is one). Returns how many were re-read: a card
     whose judgment fails to parse keeps the older reader's reading, is logged, and is not
-    counted (it is tried again at the next refresh); a document that no longer reads as a
+    counted, and is marked so that this reader version does not try it again (a newer one
+    does: ``case_cards_stale`` counts such cards); a document that no longer reads as a
     judgment loses its card and is not counted either."""
     stale = list(
         Document.objects.filter(
             matter=matter,
             status=Document.Status.INDEXED,
             case_card__reader_version__lt=CARD_READER_VERSION,
-        )
+        ).exclude(case_card__failed_reader_version=CARD_READER_VERSION)
     )
     if not stale:
         return 0
@@ -167,6 +174,17 @@ def case_cards_refresh(*, matter: Matter) -> int:
     if not deferred:
         case_cards_link(matter=matter)
     return reread
+
+
+def case_cards_stale(*, matter: Matter) -> int:
+    """How many of ``matter``'s case cards an older card reader built and the present one
+    failed to re-read: research still takes those judgments' stances from the older reading."""
+    return CaseCard.objects.filter(
+        document__matter=matter,
+        document__status=Document.Status.INDEXED,
+        reader_version__lt=CARD_READER_VERSION,
+        failed_reader_version=CARD_READER_VERSION,
+    ).count()
 
 
 def _document_update(data: CaseCardData, *, document: Document) -> dict[str, object]:

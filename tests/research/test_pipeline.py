@@ -121,23 +121,38 @@ def test_a_stale_card_whose_judgment_fails_to_parse_is_not_counted_as_re_read(
     research_matter, judgments, monkeypatch
 ):
     """A card reader that fails on one judgment keeps that card as the older reader left it,
-    is not counted as re-read, and the card is tried again at the next refresh."""
+    is not counted as re-read, and is marked: that reader does not try it again at every
+    question (the trace counts it as stale); a newer reader does."""
     from legalnav.research import services as research_services
 
     gopal = judgments["C1252"].case_card
     CaseCard.objects.filter(pk=gopal.pk).update(reader_version=0)
 
+    calls = []
+
     def broken(text, title=""):
+        calls.append(title)
         raise ValueError("a reader bug")
 
     monkeypatch.setattr(research_services, "case_card", broken)
     assert research_services.case_cards_refresh(matter=research_matter) == 0
     gopal.refresh_from_db()
     assert gopal.reader_version == 0 and gopal.holdings
+    assert gopal.failed_reader_version == research_services.CARD_READER_VERSION
+    assert research_services.case_cards_stale(matter=research_matter) == 1
+    # the same reader does not try (and log) it again at every question; the trace says so
+    query = ask(research_matter, BRIEF)
+    load = ResearchRun.objects.get(question=query).steps.get(name="load")
+    assert len(calls) == 1
+    assert (load.outputs["case_cards_reread"], load.outputs["case_cards_stale"]) == (0, 1)
+    # a newer reader (here: the mark of an older version) tries it again
     monkeypatch.undo()
+    CaseCard.objects.filter(pk=gopal.pk).update(failed_reader_version=1)
     assert research_services.case_cards_refresh(matter=research_matter) == 1
     gopal.refresh_from_db()
     assert gopal.reader_version == research_services.CARD_READER_VERSION
+    assert gopal.failed_reader_version == 0
+    assert research_services.case_cards_stale(matter=research_matter) == 0
 
 
 def test_listing_enumerates_every_judgment_that_mentions_a_phrase(research_matter, judgments):
