@@ -80,9 +80,7 @@ def case_card_build(*, document: Document, enrich: bool = True) -> CaseCard | No
         logger.exception("building the case card of document %s failed", document.pk)
         # An older card stays as that reader left it, marked so that this reader does not try
         # (and log) it again at every refresh.
-        CaseCard.objects.filter(document=document).update(
-            failed_reader_version=CARD_READER_VERSION
-        )
+        CaseCard.objects.filter(document=document).update(failed_reader_version=CARD_READER_VERSION)
         return None
     values = _card_values(data, document=document, text=text)
     with transaction.atomic():

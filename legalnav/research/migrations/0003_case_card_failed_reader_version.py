@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('research', '0002_case_card_described'),
+        ("research", "0002_case_card_described"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='casecard',
-            name='failed_reader_version',
+            model_name="casecard",
+            name="failed_reader_version",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]
