@@ -19,12 +19,15 @@ licence) still has its wording. So each document gets, per category, a small fea
   model (``fit_yes_units.py``; out of fold for the 368 as well), where the column has one;
 - ``log(1 + n)``, n the document's passages that match the column's wording cues or document
   cues (``columns.py``), and whether any does;
+- for a column with operative cues (``columns.py``: wording of a provision that does what the
+  column asks), whether any passage has them;
 
 and a logistic regression over it, L2-penalised, standardised. Per category the penalty and the
 "Yes" threshold are chosen by 5-fold cross-validation by contract **within the 368**; the model
-replaces the single threshold only where its cross-validated F1 there beats the single threshold's
-(whose F1 is in-sample, so the comparison favours the old rule). The dev contracts are then
-scored once with what was chosen.
+replaces the single threshold only where its cross-validated F1 there beats the single threshold's,
+cross-validated the same way (the threshold chosen on the other folds). The dev contracts are then
+scored once with what was chosen; ``--dev-folds 5`` scores them cross-validated as well, each
+fold by a rule chosen and fitted on the 368 and the other dev folds.
 
 ``--write`` adds the chosen models to legalnav/review/topic_thresholds.json (``doc_models``), with
 what they were fitted on, for the filler (fill.py) to read.
@@ -88,6 +91,23 @@ def review_mean(
     return float((total / np.maximum(1, count)).mean())
 
 
+def choose(x: np.ndarray, y: np.ndarray, fold: np.ndarray, folds: int):  # type: ignore[no-untyped-def]
+    """The penalty and the "Yes" threshold with the best F1 over out-of-fold scores (folds by
+    contract): (F1, penalty, threshold, the out-of-fold scores)."""
+    best = (-1.0, 0.0, 1.01, np.zeros(len(y)))
+    for c in PENALTIES:
+        score = np.zeros(len(y))
+        for f in range(folds):
+            held = fold == f
+            if y[~held].sum() == 0:
+                continue
+            score[held] = predict(x[held], *fit(x[~held], y[~held], c))
+        t, f1 = best_threshold(y, score)
+        if f1 > best[0]:
+            best = (f1, c, t, score)
+    return best
+
+
 def fit(x: np.ndarray, y: np.ndarray, c: float):  # type: ignore[no-untyped-def]
     from sklearn.linear_model import LogisticRegression
 
@@ -116,13 +136,25 @@ def main() -> None:
         metavar="CATEGORY",
         help="fit and report these categories alone (repeatable; a quick look, never written)",
     )
+    parser.add_argument(
+        "--dev-folds",
+        type=int,
+        default=0,
+        metavar="K",
+        help="also score the dev contracts cross-validated by contract: each of K folds of them "
+        "by a rule chosen and fitted on the 368 and the other dev folds",
+    )
     args = parser.parse_args()
     if args.only and args.write:
         parser.error("--only fits some categories alone: it cannot --write")
     train_topics._setup()
 
     from legalnav.review import docvote
-    from legalnav.review.columns import compiled_document_cues, preset_column
+    from legalnav.review.columns import (
+        compiled_document_cues,
+        compiled_operative_cues,
+        preset_column,
+    )
 
     _rows, names, dev, train, answers, cats, path = cuad_yes_no()
     docs = json.loads(CACHE.read_text())
@@ -147,16 +179,27 @@ def main() -> None:
     ) -> np.ndarray:
         column = preset_column(k)
         patterns = compiled_document_cues(column) if column else []
+        operative = compiled_operative_cues(column) if column and column.operative_cues else None
         out = []
         for n in names_:
             texts = [t for _, _, t in docs[path[n]]]
             best_unit = unit_scores[k][n] if k in unit_scores else None
-            row = docvote.features(lambda c: scores[c][n], voters, texts, patterns, best_unit)  # noqa: B023
+            row = docvote.features(
+                lambda c: scores[c][n],  # noqa: B023
+                voters,
+                texts,
+                patterns,
+                best_unit,
+                operative,
+            )
             assert row is not None
             out.append(row)
         return np.asarray(out, dtype=np.float64)
 
     fold = np.asarray([i % args.folds for i in range(len(train))])
+    dev_fold = np.asarray([i % max(args.dev_folds, 1) for i in range(len(dev))])
+    dev_cv: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    dev_held: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     chosen: dict[str, dict[str, object]] = {}
     report = []
     review_rules: list[tuple[np.ndarray, np.ndarray, float]] = []
@@ -168,32 +211,51 @@ def main() -> None:
         if y.sum() < MIN_YES:
             continue
         x, xd = features(train, oof, k, units_oof), features(dev, dev_scores, k, units_dev)
-        # the single-threshold rule, in-sample on the 368 (its threshold was chosen on them)
-        old_train = (
-            _f1(list(zip(y.tolist(), [oof[k][n] >= single[k] for n in train], strict=True)))
-            if k in single
-            else None
-        )
+        # the single-threshold rule, cross-validated as the document model is: its threshold
+        # chosen on the other folds of the 368, applied to the held one
+        old_train = None
+        if k in single:
+            topic = np.asarray([oof[k][n] for n in train])
+            said_old = np.zeros(len(train), dtype=bool)
+            for f in range(args.folds):
+                held = fold == f
+                said_old[held] = topic[held] >= best_threshold(y[~held], topic[~held])[0]
+            old_train = _f1(list(zip(y.tolist(), said_old.tolist(), strict=True)))
         old_dev = (
             _f1(list(zip(yd, [dev_scores[k][n] >= single[k] for n in dev], strict=True)))
             if k in single
             else None
         )
-        best = (-1.0, 0.0, 1.01, np.zeros(len(train)))
-        for c in PENALTIES:
-            score = np.zeros(len(train))
-            for f in range(args.folds):
-                held = fold == f
-                if y[~held].sum() == 0:
-                    continue
-                score[held] = predict(x[held], *fit(x[~held], y[~held], c))
-            t, f1 = best_threshold(y, score)
-            if f1 > best[0]:
-                best = (f1, c, t, score)
-        cv_f1, c, t, doc_oof = best
+        cv_f1, c, t, doc_oof = choose(x, y, fold, args.folds)
         mean, scale, coef, b = fit(x, y, c)
         new_dev = _f1(list(zip(yd, (predict(xd, mean, scale, coef, b) >= t).tolist(), strict=True)))
         use = old_train is None or cv_f1 > old_train
+        dev_held[k] = (
+            np.asarray(yd),
+            predict(xd, mean, scale, coef, b) >= t
+            if use
+            else np.asarray([dev_scores[k][n] >= single[k] for n in dev]),
+        )
+        if args.dev_folds:
+            # dev cross-validated by contract: each fold of the 40 scored by a rule chosen and
+            # fitted on the 368 and the other dev folds
+            topic = np.asarray([oof[k][n] for n in train]) if k in single else None
+            topic_dev = np.asarray([dev_scores[k][n] for n in dev]) if k in single else None
+            said = np.zeros(len(dev), dtype=bool)
+            for g in range(args.dev_folds):
+                held = dev_fold == g
+                xx = np.concatenate([x, xd[~held]])
+                yy = np.concatenate([y, np.asarray(yd)[~held]])
+                ff = np.concatenate([fold, np.arange((~held).sum()) % args.folds])
+                g_f1, g_c, g_t, _ = choose(xx, yy, ff, args.folds)
+                if topic is not None:
+                    tt = np.concatenate([topic, topic_dev[~held]])
+                    s_t, s_f1 = best_threshold(yy, tt)
+                if topic is None or g_f1 > s_f1:
+                    said[held] = predict(xd[held], *fit(xx, yy, g_c)) >= g_t
+                else:
+                    said[held] = topic_dev[held] >= s_t
+            dev_cv[k] = (np.asarray(yd), said)
         if use:
             review_rules.append((y, doc_oof, t))
         elif k in single:
@@ -204,6 +266,7 @@ def main() -> None:
                 "topics": voters,
                 "units": k in units_oof,
                 "cues": True,
+                "operative": bool(getattr(preset_column(k), "operative_cues", ())),
                 "mean": [round(v, 6) for v in mean.tolist()],
                 "scale": [round(v, 6) for v in scale.tolist()],
                 "coef": [round(v, 6) for v in coef.tolist()],
@@ -212,7 +275,7 @@ def main() -> None:
                 "penalty_c": c,
                 "cv_f1_on_368": round(cv_f1, 3),
             }
-    print(f"{'category':34} {'yes':>4} {'dev':>4}  368: old(in) new(cv)  dev: old  new  used")
+    print(f"{'category':34} {'yes':>4} {'dev':>4}  368: old(cv) new(cv)  dev: old  new  used")
     dev_final = []
     for k, n, nd, ot, nt, od, nw, use in report:
         fmt = lambda v: f"{v:.3f}" if v is not None else "  -  "  # noqa: E731
@@ -231,6 +294,21 @@ def main() -> None:
         f"dev (blind) yes-F1 of the chosen rule, mean over {len(dev_final)} categories with a "
         f"rule: {sum(dev_final) / max(len(dev_final), 1):.3f}"
     )
+    if args.dev_folds:
+        for label, rules in (
+            ("held-out (fitted on the 368)", dev_held),
+            (f"cross-validated ({args.dev_folds} folds by contract, fitted on the 368 and the "
+             "other folds)", dev_cv),
+        ):  # fmt: skip
+            f1s = []
+            for gold_, said in rules.values():
+                tp, fp, fn = (gold_ & said).sum(), (~gold_ & said).sum(), (gold_ & ~said).sum()
+                if tp or fp or fn:
+                    f1s.append(2 * tp / (2 * tp + fp + fn))
+            print(
+                f"dev {label}: yes-F1 mean over {len(f1s)} columns with a Yes said or due: "
+                f"{sum(f1s) / max(len(f1s), 1):.3f}"
+            )
     if args.write:
         current["fitted_ids"] = train
         current["doc_models"] = {k: chosen[k] for k in sorted(chosen)}

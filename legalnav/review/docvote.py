@@ -11,7 +11,9 @@ model reads:
 - the logit of the document's best unit probability under the column's sentence-level clause
   model (``unitclauses``), for a model fitted with one (``units``);
 - ``log(1 + n)`` and ``n > 0``, where n is how many of the document's passages match the column's
-  wording cues (``columns.py``).
+  wording cues (``columns.py``);
+- whether any passage has the column's operative wording (``operative_cues``: a provision that
+  does what the column asks), for a model fitted with it (``operative``).
 
 It was fitted by ``scripts/fit_yes_docs.py`` on the 368 CUAD contracts outside the dev sample.
 Out of fold topic scores were used, so no topic model scored a contract it was trained on. The
@@ -40,6 +42,7 @@ class DocModel:
     intercept: float
     threshold: float
     units: bool = False  # reads the column's unit model's best unit too
+    operative: bool = False  # reads whether any passage has the column's operative wording
 
     @classmethod
     def of(cls, key: str, data: dict[str, object]) -> DocModel:
@@ -55,8 +58,9 @@ class DocModel:
             float(data["intercept"]),  # type: ignore[arg-type]
             float(data["threshold"]),  # type: ignore[arg-type]
             bool(data.get("units", False)),
+            bool(data.get("operative", False)),
         )
-        width = len(model.topics) + int(model.units) + 2
+        width = len(model.topics) + int(model.units) + 2 + int(model.operative)
         if not (model.mean.size == model.scale.size == model.coef.size == width):
             raise ValueError(
                 f"document model for {key!r} has {model.coef.size} weights, not {width}"
@@ -89,12 +93,15 @@ def features(
     passages: Sequence[str],
     patterns: Sequence[re.Pattern[str]],
     best_unit: float | None = None,
+    operative: Sequence[re.Pattern[str]] | None = None,
 ) -> list[float] | None:
     """The model's input for one document: ``best_of(topic key)`` is the document's best passage
     probability under that topic's model (None when that model is missing: then there is no
     input, and the column falls back to its single threshold); ``best_unit`` its best unit's
-    probability under the column's unit model, for a model that reads one."""
-    return document_input(best_of, topics, cue_count(passages, patterns), best_unit)
+    probability under the column's unit model, for a model that reads one; ``operative`` the
+    column's operative wording, for a model that reads it."""
+    has = None if operative is None else cue_count(passages, operative) > 0
+    return document_input(best_of, topics, cue_count(passages, patterns), best_unit, has)
 
 
 def document_input(
@@ -102,8 +109,10 @@ def document_input(
     topics: Sequence[str],
     cued: int,
     best_unit: float | None = None,
+    operative: bool | None = None,
 ) -> list[float] | None:
-    """``features`` for a document whose cue count ``cued`` is already known."""
+    """``features`` for a document whose cue count ``cued`` (and, for a model that reads it,
+    whether it has operative wording) is already known."""
     out = []
     for key in topics:
         p = best_of(key)
@@ -112,4 +121,4 @@ def document_input(
         out.append(clipped_logit(p))
     if best_unit is not None:
         out.append(clipped_logit(best_unit))
-    return out + cue_features(cued)
+    return out + cue_features(cued) + ([] if operative is None else [float(operative)])

@@ -70,6 +70,7 @@ from legalnav.review.columns import (
     Column,
     compiled_cues,
     compiled_document_cues,
+    compiled_operative_cues,
     preset_column,
 )
 from legalnav.review.unitclauses import unit_model_text, unit_models
@@ -806,7 +807,10 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         p_units = view.unit_topic_probabilities(unit_topic)
         best_unit = float(p_units.max()) if p_units.size else 0.0
     cued = docvote.cue_count(view.passage_texts(), compiled_document_cues(preset))
-    x = docvote.document_input(best_of, model.topics, cued, best_unit)
+    operative = None
+    if model.operative:
+        operative = docvote.cue_count(view.passage_texts(), compiled_operative_cues(preset)) > 0
+    x = docvote.document_input(best_of, model.topics, cued, best_unit, operative)
     if x is None:
         return None
     p = model.probability(x)
@@ -818,7 +822,15 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
     # Set off by dashes: the reasons put it inside parentheses of their own.
     how = (
         f"the document model — {read + ', ' if read else ''}"
-        f"{cued} passage{'s' if cued != 1 else ''} using the column's wording —"
+        f"{cued} passage{'s' if cued != 1 else ''} using the column's wording"
+        + (
+            ""
+            if operative is None
+            else ", one of them doing what it asks"
+            if operative
+            else ", none doing what it asks"
+        )
+        + " —"
     )
     return Vote(p >= model.threshold, p, model.threshold, how, chance=True)
 

@@ -15,6 +15,7 @@ from legalnav.review.columns import (
     column_from_request,
     compiled_cues,
     compiled_document_cues,
+    compiled_operative_cues,
     preset_column,
 )
 from tests.review.cuad import cuad_dir, gold_rows
@@ -131,3 +132,43 @@ def test_document_cues_are_counted_by_the_document_model_not_weighed_by_the_fill
     asked = column_from_request("volume restriction", "", "yes_no")
     assert asked.cues == volume.cues and asked.document_cues == volume.document_cues
     assert all(not c.document_cues for c in CUAD_COLUMNS if c.key not in YES_NO_KEYS)
+
+
+@pytest.mark.parametrize(
+    ("key", "wording", "operative"),
+    [
+        ("Third Party Beneficiary", "Duval is an intended third party beneficiary hereof", True),
+        (
+            "Third Party Beneficiary",
+            "There are no third party beneficiaries of this Agreement",
+            False,
+        ),
+        (
+            "Change Of Control",
+            "Licensor may terminate this Agreement upon a change of control",
+            True,
+        ),
+        ("Change Of Control", '"Change of Control" means the acquisition of a majority', False),
+        (
+            "Affiliate License-Licensor",
+            "Licensor, on behalf of itself and its Affiliates, hereby grants",
+            True,
+        ),
+        (
+            "Price Restrictions",
+            "prices may not increase by more than five percent (5%) a year",
+            True,
+        ),
+        ("Price Restrictions", "the price is set out in Schedule A", False),
+    ],
+)
+def test_operative_cues_tell_a_provision_that_does_what_the_column_asks(key, wording, operative):
+    """A column's operative wording names a provision that does what it asks ("X is an intended
+    third-party beneficiary"), where the column's cues also match wording that only speaks of
+    it ("no third party beneficiaries"); a column named in a request keeps it."""
+    column = preset_column(key)
+    assert column is not None and column.operative_cues
+    assert any(rx.search(wording) for rx in compiled_operative_cues(column)) is operative
+    asked = column_from_request(key.lower(), "", "yes_no")
+    assert asked.operative_cues == column.operative_cues
+    assert all(not c.operative_cues for c in CUAD_COLUMNS if c.key not in YES_NO_KEYS)

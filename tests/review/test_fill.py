@@ -214,6 +214,52 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
     assert plain.confidence < plain.needed and quoted.needed is None
 
 
+def test_a_document_model_reads_whether_the_column_s_operative_wording_is_there(
+    tmp_path, monkeypatch
+):
+    """A model fitted with the column's operative wording (a provision that does what the column
+    asks) reads whether any passage has it, as one input of its own: on a real agreement the
+    same model says Yes where the wording is there and No where it is not, and the panel says
+    which. The shipped models that read it belong to columns that have such wording."""
+    import re
+
+    from legalnav.review import docvote
+    from legalnav.review.columns import preset_column
+
+    shipped = fill.doc_yes_models()
+    readers = {k for k, m in shipped.items() if m.operative}
+    assert readers and "Third Party Beneficiary" in readers
+    assert all(preset_column(k).operative_cues for k in readers)  # type: ignore[union-attr]
+
+    text, retriever, _view, column = _anti_assignment_view(tmp_path)
+    # inputs: the Anti-Assignment topic, the two cue features, the operative flag (weight 1)
+    model = docvote.DocModel(
+        "Anti-Assignment", ("Anti-Assignment",), np.zeros(4), np.ones(4),
+        np.array([0.0, 0.0, 0.0, 1.0]), 0.0, 0.6, operative=True,
+    )  # fmt: skip
+
+    def cell(pattern: str) -> fill.Cell:
+        with monkeypatch.context() as m:
+            m.setattr(fill, "compiled_operative_cues", lambda _c: [re.compile(pattern, re.I)])
+            return _voted_cell(
+                monkeypatch, text, retriever, column,
+                doc_yes_models={"Anti-Assignment": model},
+                topic_yes_thresholds={"Anti-Assignment": 1.01},  # never Yes alone
+            )  # fmt: skip
+
+    has, lacks = cell(r"\bassign"), cell(r"\bno such wording anywhere\b")
+    assert has.value.startswith("Yes") and "one of them doing what it asks" in has.reason
+    assert has.value_confidence == pytest.approx(1 / (1 + np.exp(-1.0)))
+    assert lacks.value == "No" and "none doing what it asks" in lacks.reason
+    assert lacks.value_confidence == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="weights"):
+        docvote.DocModel.of(
+            "Anti-Assignment",
+            {"topics": [], "operative": True, "mean": [0, 0], "scale": [1, 1], "coef": [1, 0],
+             "intercept": 0, "threshold": 0.5},
+        )  # fmt: skip
+
+
 def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp_path, monkeypatch):
     """The sentence-level clause models ship with what they were fitted on; a unit model reads
     each unit under its passage's heading path; a document model fitted with one says Yes
