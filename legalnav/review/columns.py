@@ -374,6 +374,10 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         document_cues=(
             r"\b(?:hereby )?(?:assigns?|transfers?)\b.{0,60}\ball (?:of its |such )?rights?\b",
         ),
+        operative_cues=(
+            r"\bhereby (?:irrevocably )?(?:assigns?|transfers?|conveys?)\b",
+            r"\bworks? made for hire\b",
+        ),
     ),
     _c(
         "Joint Ip Ownership",
@@ -455,6 +459,10 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         "A licence that cannot be withdrawn or that has no end date.",
         r"\birrevocabl",
         r"\bperpetu",
+        operative_cues=(
+            r"\b(?:irrevocable|perpetual)\b[^.;]{0,80}\blicen[cs]e\b",
+            r"\blicen[cs]e\b[^.;]{0,40}\b(?:shall (?:survive|be perpetual|be irrevocable)|in perpetuity)",
+        ),
     ),
     _c(
         "Source Code Escrow",
@@ -566,6 +574,9 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         operative_cues=(
             r"\b(?:is|are|shall be|be deemed|will be)(?: an?)? (?:express |intended |specific )*(?:third[- ]party )?(?:creditor )?beneficiar",
             r"\bshall (?:also )?(?:be deemed to )?(?:be )?for the benefit of\b",
+            r"\b(?:is|are|be|been)\b(?: deemed to be| intended to be)?(?: an?| the)? (?:(?:express|expressed|intended|specific|direct|creditor)(?:,| and)? )*third[- ]party (?:creditor )?beneficiar",
+            r"\b(?:except|other than|with the exception)\b[^.;]{0,120}\b(?:no|not)\b[^.;]{0,100}\b(?:third[- ]party beneficiar|confer|inure)",
+            r"\b(?:no|not)\b[^.;]{0,60}\bthird[- ]party beneficiar\w*[^.;]{0,40}\b(?:except|other than|provided)",
         ),
     ),
 )
