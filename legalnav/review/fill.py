@@ -826,9 +826,9 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         + (
             ""
             if operative is None
-            else ", one of them doing what it asks"
+            else " and a passage that does what it asks"
             if operative
-            else ", none doing what it asks"
+            else " and no passage that does what it asks"
         )
         + " —"
     )

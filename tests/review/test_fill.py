@@ -248,9 +248,9 @@ def test_a_document_model_reads_whether_the_column_s_operative_wording_is_there(
             )  # fmt: skip
 
     has, lacks = cell(r"\bassign"), cell(r"\bno such wording anywhere\b")
-    assert has.value.startswith("Yes") and "one of them doing what it asks" in has.reason
+    assert has.value.startswith("Yes") and "and a passage that does what it asks" in has.reason
     assert has.value_confidence == pytest.approx(1 / (1 + np.exp(-1.0)))
-    assert lacks.value == "No" and "none doing what it asks" in lacks.reason
+    assert lacks.value == "No" and "and no passage that does what it asks" in lacks.reason
     assert lacks.value_confidence == pytest.approx(0.5)
     with pytest.raises(ValueError, match="weights"):
         docvote.DocModel.of(
