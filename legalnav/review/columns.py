@@ -250,6 +250,10 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         document_cues=(
             r"\b(?:harmful|detrimental|prejudicial|injurious)\b.{0,60}\b(?:reputation|goodwill|image)\b",
         ),
+        operative_cues=(
+            r"\bnot\b[^.;]{0,80}\bdisparag",
+            r"\b(?:make|issue|publish)\w*\b[^.;]{0,60}\b(?:statements?|remarks?|comments?)\b[^.;]{0,80}\b(?:disparag|derogatory|defamatory|negative|critical)",
+        ),
     ),
     _c(
         "Termination For Convenience",
@@ -261,6 +265,9 @@ CUAD_COLUMNS: tuple[Column, ...] = (
         r"\b(?:without|with or without) cause\b",
         r"\bfor any (?:reason|or no reason)\b",
         r"\bterminate\b.{0,100}\bupon\b.{0,40}\b(?:days?|months?)\W{0,3} (?:prior )?(?:written )?notice\b",
+        operative_cues=(
+            r"\bterminate (?:this|the) agreement\b[^.;]{0,60}\b(?:without cause|for (?:its |their )?convenience|for any reason|for no reason|at any time)",
+        ),
     ),
     _c(
         "Rofr/Rofo/Rofn",
