@@ -108,6 +108,16 @@ def choose(x: np.ndarray, y: np.ndarray, fold: np.ndarray, folds: int):  # type:
     return best
 
 
+def threshold_cv_f1(y: np.ndarray, score: np.ndarray, fold: np.ndarray, folds: int) -> float:
+    """The single-threshold rule's F1 cross-validated as a document model's is: the threshold
+    chosen on the other folds, applied to the held one."""
+    said = np.zeros(len(y), dtype=bool)
+    for f in range(folds):
+        held = fold == f
+        said[held] = score[held] >= best_threshold(y[~held], score[~held])[0]
+    return _f1(list(zip(y.tolist(), said.tolist(), strict=True)))
+
+
 def review_f1_mean(
     rules: list[tuple[np.ndarray, np.ndarray]], rows: np.ndarray | None = None
 ) -> tuple[float, int]:
@@ -226,20 +236,14 @@ def main() -> None:
         if y.sum() < MIN_YES:
             continue
         x, xd = features(train, oof, k, units_oof), features(dev, dev_scores, k, units_dev)
-        # the single-threshold rule, cross-validated as the document model is: its threshold
-        # chosen on the other folds of the 368, applied to the held one
-        old_train = None
-        if k in single:
-            topic = np.asarray([oof[k][n] for n in train])
-            said_old = np.zeros(len(train), dtype=bool)
-            for f in range(args.folds):
-                held = fold == f
-                said_old[held] = topic[held] >= best_threshold(y[~held], topic[~held])[0]
-            old_train = _f1(list(zip(y.tolist(), said_old.tolist(), strict=True)))
+        # the single-threshold rule on the column's own topic score, where it has one
+        topic = np.asarray([oof[k][n] for n in train]) if k in single else None
+        topic_dev = np.asarray([dev_scores[k][n] for n in dev]) if k in single else None
+        old_train = None if topic is None else threshold_cv_f1(y, topic, fold, args.folds)
         old_dev = (
-            _f1(list(zip(yd, [dev_scores[k][n] >= single[k] for n in dev], strict=True)))
-            if k in single
-            else None
+            None
+            if topic_dev is None
+            else _f1(list(zip(yd, (topic_dev >= single[k]).tolist(), strict=True)))
         )
         cv_f1, c, t, doc_oof = choose(x, y, fold, args.folds)
         mean, scale, coef, b = fit(x, y, c)
@@ -247,15 +251,11 @@ def main() -> None:
         use = old_train is None or cv_f1 > old_train
         dev_held[k] = (
             np.asarray(yd),
-            predict(xd, mean, scale, coef, b) >= t
-            if use
-            else np.asarray([dev_scores[k][n] >= single[k] for n in dev]),
+            predict(xd, mean, scale, coef, b) >= t if use else topic_dev >= single[k],
         )
         if args.dev_folds:
-            # dev cross-validated by contract: each fold of the 40 scored by a rule chosen and
-            # fitted on the 368 and the other dev folds
-            topic = np.asarray([oof[k][n] for n in train]) if k in single else None
-            topic_dev = np.asarray([dev_scores[k][n] for n in dev]) if k in single else None
+            # dev cross-validated by contract: each fold of the 40 scored by a rule chosen (as
+            # above, both rules cross-validated alike) and fitted on the 368 and the other folds
             said = np.zeros(len(dev), dtype=bool)
             for g in range(args.dev_folds):
                 held = dev_fold == g
@@ -263,13 +263,14 @@ def main() -> None:
                 yy = np.concatenate([y, np.asarray(yd)[~held]])
                 ff = np.concatenate([fold, np.arange((~held).sum()) % args.folds])
                 g_f1, g_c, g_t, _ = choose(xx, yy, ff, args.folds)
-                if topic is not None:
-                    tt = np.concatenate([topic, topic_dev[~held]])
-                    s_t, s_f1 = best_threshold(yy, tt)
-                if topic is None or g_f1 > s_f1:
+                if topic is None or topic_dev is None:
+                    said[held] = predict(xd[held], *fit(xx, yy, g_c)) >= g_t
+                    continue
+                tt = np.concatenate([topic, topic_dev[~held]])
+                if g_f1 > threshold_cv_f1(yy, tt, ff, args.folds):
                     said[held] = predict(xd[held], *fit(xx, yy, g_c)) >= g_t
                 else:
-                    said[held] = topic_dev[held] >= s_t
+                    said[held] = topic_dev[held] >= best_threshold(yy, tt)[0]
             dev_cv[k] = (np.asarray(yd), said)
         if use:
             review_rules.append((y, doc_oof, t))

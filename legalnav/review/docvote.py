@@ -82,6 +82,11 @@ def cue_count(passages: Sequence[str], patterns: Sequence[re.Pattern[str]]) -> i
     return sum(1 for text in passages if any(rx.search(text) for rx in patterns))
 
 
+def has_cue(passages: Sequence[str], patterns: Sequence[re.Pattern[str]]) -> bool:
+    """Whether any passage matches any of the patterns (stops at the first that does)."""
+    return any(rx.search(text) for text in passages for rx in patterns)
+
+
 def cue_features(n: int) -> list[float]:
     """``[log(1 + n), n > 0]`` for ``n`` passages using the column's wording."""
     return [math.log1p(n), float(n > 0)]
@@ -100,7 +105,7 @@ def features(
     input, and the column falls back to its single threshold); ``best_unit`` its best unit's
     probability under the column's unit model, for a model that reads one; ``operative`` the
     column's operative wording, for a model that reads it."""
-    has = None if operative is None else cue_count(passages, operative) > 0
+    has = None if operative is None else has_cue(passages, operative)
     return document_input(best_of, topics, cue_count(passages, patterns), best_unit, has)
 
 

@@ -809,7 +809,10 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
     cued = docvote.cue_count(view.passage_texts(), compiled_document_cues(preset))
     operative = None
     if model.operative:
-        operative = docvote.cue_count(view.passage_texts(), compiled_operative_cues(preset)) > 0
+        patterns = compiled_operative_cues(preset)
+        if not patterns:  # fitted with operative wording the column no longer has: no input
+            return None
+        operative = docvote.has_cue(view.passage_texts(), patterns)
     x = docvote.document_input(best_of, model.topics, cued, best_unit, operative)
     if x is None:
         return None
@@ -819,18 +822,13 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         ([f"its best passage reads {own:.2f} as such a clause"] if own is not None else [])
         + ([f"its best sentence {best_unit:.2f}"] if best_unit is not None else [])
     )
+    does = ""
+    if operative is not None:
+        does = f" and {'a' if operative else 'no'} passage that does what it asks"
     # Set off by dashes: the reasons put it inside parentheses of their own.
     how = (
         f"the document model — {read + ', ' if read else ''}"
-        f"{cued} passage{'s' if cued != 1 else ''} using the column's wording"
-        + (
-            ""
-            if operative is None
-            else " and a passage that does what it asks"
-            if operative
-            else " and no passage that does what it asks"
-        )
-        + " —"
+        f"{cued} passage{'s' if cued != 1 else ''} using the column's wording{does} —"
     )
     return Vote(p >= model.threshold, p, model.threshold, how, chance=True)
 

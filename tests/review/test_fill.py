@@ -252,6 +252,14 @@ def test_a_document_model_reads_whether_the_column_s_operative_wording_is_there(
     assert has.value_confidence == pytest.approx(1 / (1 + np.exp(-1.0)))
     assert lacks.value == "No" and "and no passage that does what it asks" in lacks.reason
     assert lacks.value_confidence == pytest.approx(0.5)
+    # fitted with operative wording the column no longer carries: no input, so the single
+    # threshold (never Yes) decides, as for a unit model that is not shipped
+    gone = _voted_cell(
+        monkeypatch, text, retriever, column,
+        doc_yes_models={"Anti-Assignment": model},
+        topic_yes_thresholds={"Anti-Assignment": 1.01},
+    )  # fmt: skip
+    assert gone.value == "No" and "the document model" not in gone.reason
     with pytest.raises(ValueError, match="weights"):
         docvote.DocModel.of(
             "Anti-Assignment",
