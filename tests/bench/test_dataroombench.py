@@ -3,6 +3,8 @@ each a document of its own (not recorded as a copy), all indexed, with a member 
 
 from __future__ import annotations
 
+import threading
+
 import httpx
 import pytest
 from django.contrib.auth import authenticate, get_user_model
@@ -90,3 +92,17 @@ def test_load_bench_times_each_kind_of_request_and_names_the_slowest():
     line = _line(report)
     assert "answer page: p50 900 ms p95 900 ms (1)" in line
     assert "slowest: answer page at 1.5 s 900 ms" in line
+
+
+def test_a_reviewer_whose_sign_in_barrier_breaks_still_works_and_is_counted(monkeypatch):
+    """One hung sign-in used to break the barrier and kill every reviewer thread with
+    BrokenBarrierError; now each goes on working and the report counts it."""
+    monkeypatch.setattr(loadbench, "SIGN_IN_WAIT_S", 0.05)
+    tally = loadbench.Tally(seconds=0.3)
+    barrier = threading.Barrier(2)  # the second party (the main thread) never comes
+    reviewer = loadbench.Reviewer(0, "http://127.0.0.1:9", 1, {"token": "t"}, tally, barrier)
+    turns: list[int] = []
+    monkeypatch.setattr(reviewer, "_login", lambda page: None)
+    monkeypatch.setattr(reviewer, "_turn", lambda page, api, turn: turns.append(turn))
+    reviewer.run()
+    assert turns and tally.errors == {"sign-ins not all done in time": 1}
