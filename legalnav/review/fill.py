@@ -653,8 +653,9 @@ def fill_column(
     else:  # no vectors: every candidate on its words alone
         found = candidates(view, column, qvec)
         searched_count = len(found)
+    cues = wording_cues_read(column)
     searched = f"{column.question} (searched {searched_count} sentences"
-    searched += f", {len(column.cues)} wording cues)" if column.cues else ")"
+    searched += f", {cues} wording cues)" if cues else ")"
     if not found:
         return Cell(column.key, NOT_FOUND, [], 0.0, column.type, None, searched)
     ranked = _score(found, column, w, cue_weights)
@@ -749,6 +750,17 @@ def _vote_no_reason(key: str, vote: Vote) -> str:
         f"No: no provision reads as {key} firmly enough ({vote.by} gives {vote.p:.2f}; "
         f"this column says Yes from {vote.at:.2f})"
     )
+
+
+def wording_cues_read(column: Column) -> int:
+    """How many wording patterns a fill of the column reads: its own cues, and for a column its
+    document model decides, the document cues and the operative wording that model counts."""
+    n = len(column.cues)
+    preset = preset_column(column.key)
+    model = doc_yes_models().get(preset.key) if preset is not None else None
+    if model is not None:
+        n += len(preset.document_cues) + (len(preset.operative_cues) if model.operative else 0)
+    return n
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,6 +182,14 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
         doc_yes_models={}, topic_yes_thresholds={"Anti-Assignment": 0.0},
     )  # fmt: skip
     assert alone.value.startswith("Yes") and alone.value_confidence is None
+    # "Searched" counts the wording the fill read: a document model's cues and operative
+    # wording too (a shipped one that reads both), the column's own cues alone without one
+    tpb = preset_column("Third Party Beneficiary")
+    assert tpb is not None and fill.doc_yes_models()[tpb.key].operative
+    read = len(tpb.cues) + len(tpb.document_cues) + len(tpb.operative_cues)
+    assert fill.wording_cues_read(tpb) == read > len(tpb.cues)
+    assert f", {fill.wording_cues_read(column)} wording cues)" in yes.searched
+    assert f", {len(column.cues)} wording cues)" in alone.searched
 
     # Nothing near enough to quote (every quotation under the "not found" floor): a No of the
     # document model is still the column's No, with P(No) and why, and no quotation; the
