@@ -460,3 +460,25 @@ def test_an_export_of_a_grid_past_a_page_has_every_row_in_order(client, owner, g
     assert sheet.cell(row=sheet.max_row, column=2).value == titles[-1]
     event = AuditEvent.objects.filter(action=AuditEvent.Action.EXPORTED).latest("id")
     assert event.detail["bytes"] > 0 and event.detail["format"] == "xlsx"
+
+
+def test_a_memo_past_its_cell_limit_sets_out_the_first_documents_and_says_so(
+    client, owner, grid, monkeypatch
+):
+    """WeasyPrint lays a memo out whole: a data room's grid would take minutes and gigabytes in
+    one request, so the memo holds the first documents up to MEMO_MAX_CELLS cells and says how
+    many of how many; read back from the PDF the route sends."""
+    from legalnav.review import exports
+
+    _grow(grid, 9)  # 10 rows of 3 columns
+    monkeypatch.setattr(exports, "MEMO_MAX_CELLS", 12)  # 4 documents' worth
+    client.force_login(owner)
+    response = client.post(reverse("grid-export", args=[grid.matter_id, grid.pk, "pdf"]))
+    reader = PdfReader(io.BytesIO(response.getvalue()))
+    text = " ".join(" ".join((p.extract_text() or "").split()) for p in reader.pages)
+    assert "10 documents × 3 columns" in text
+    assert "the first 4 of the grid's 10 documents" in text and "CSV and XLSX" in text
+    assert "Contract 0002" in text and "Contract 0003" not in text  # rows 1-4: the first + 3
+    monkeypatch.setattr(exports, "MEMO_MAX_CELLS", 30)  # the whole grid fits: no such note
+    whole = grid_memo_html(grid, owner)
+    assert "Contract 0008" in whole and "sets out the first" not in whole
