@@ -265,12 +265,17 @@ MEMO_MAX_CELLS = 2000
 MEMO_MAX_PROBLEMS = 2000  # deviations quoted per playbook run; the count above them is whole
 
 
+def memo_documents(columns: int) -> int:
+    """How many documents a grid of ``columns`` columns sets out in its PDF memo at most."""
+    return max(1, MEMO_MAX_CELLS // max(1, columns))
+
+
 def grid_memo_html(grid: Grid, user: User) -> str:
     """The memo as HTML (what WeasyPrint lays out); every document string escaped. A grid that a
     playbook was applied to opens with its deviations (deviates, missing, needs review), each
     with its quotation verbatim. Past ``MEMO_MAX_CELLS`` cells, the memo's table holds the first
     documents in the grid's order and says how many it leaves to the CSV and XLSX exports."""
-    per_page = max(1, MEMO_MAX_CELLS // max(1, GridColumn.objects.filter(grid=grid).count()))
+    per_page = memo_documents(GridColumn.objects.filter(grid=grid).count())
     table = grid_table(grid=grid, per_page=per_page)
     deviations = [
         {

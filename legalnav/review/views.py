@@ -26,7 +26,7 @@ from legalnav.matters.models import Matter
 from legalnav.review import actions, selectors
 from legalnav.review.actions import GridRejected
 from legalnav.review.columns import ANSWER_TYPES, CUAD_COLUMNS
-from legalnav.review.exports import FORMATS
+from legalnav.review.exports import FORMATS, memo_documents
 from legalnav.review.forms import GridForm, grid_form_parse
 from legalnav.review.models import Grid
 
@@ -160,6 +160,8 @@ def _grid_context(
         "eta": selectors.eta_text(grid.eta_seconds),
         "filters": selectors.FILTERS,
         "formats": FORMATS,
+        # the PDF memo sets out this many documents at most: said beside its button when fewer
+        "memo_documents": memo_documents(len(table.columns)),
         **selectors.page_urls(grid),
         **extra,
     }

@@ -473,6 +473,8 @@ def test_a_memo_past_its_cell_limit_sets_out_the_first_documents_and_says_so(
     _grow(grid, 9)  # 10 rows of 3 columns
     monkeypatch.setattr(exports, "MEMO_MAX_CELLS", 12)  # 4 documents' worth
     client.force_login(owner)
+    page = client.get(reverse("grid-detail", args=[grid.matter_id, grid.pk])).content.decode()
+    assert "The PDF memo sets out the first 4 of the 10 documents" in page  # said before, too
     response = client.post(reverse("grid-export", args=[grid.matter_id, grid.pk, "pdf"]))
     reader = PdfReader(io.BytesIO(response.getvalue()))
     text = " ".join(" ".join((p.extract_text() or "").split()) for p in reader.pages)
@@ -482,3 +484,5 @@ def test_a_memo_past_its_cell_limit_sets_out_the_first_documents_and_says_so(
     monkeypatch.setattr(exports, "MEMO_MAX_CELLS", 30)  # the whole grid fits: no such note
     whole = grid_memo_html(grid, owner)
     assert "Contract 0008" in whole and "sets out the first" not in whole
+    page = client.get(reverse("grid-detail", args=[grid.matter_id, grid.pk])).content.decode()
+    assert 'data-testid="memo-limit"' not in page
