@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -123,6 +124,31 @@ def threshold_cv_f1(y: np.ndarray, score: np.ndarray, fold: np.ndarray, folds: i
     return _f1(list(zip(y.tolist(), said.tolist(), strict=True)))
 
 
+@dataclass(frozen=True)
+class Rule:
+    """A column's rule chosen on (x, y) by ``folds``-fold cross-validation by contract: the
+    document model's penalty, threshold and cross-validated F1 (with its out-of-fold scores), the
+    single threshold's cross-validated F1 (None for a column without a topic score), and whether
+    the model is used (its F1 beats the single threshold's)."""
+
+    cv_f1: float
+    c: float
+    t: float
+    oof: np.ndarray
+    single_cv_f1: float | None
+
+    @property
+    def use(self) -> bool:
+        return self.single_cv_f1 is None or self.cv_f1 > self.single_cv_f1
+
+
+def chosen_rule(x: np.ndarray, y: np.ndarray, topic: np.ndarray | None, folds: int) -> Rule:
+    fold = np.arange(len(y)) % folds
+    cv_f1, c, t, oof = choose(x, y, fold, folds)
+    single = None if topic is None else threshold_cv_f1(y, topic, fold, folds)
+    return Rule(cv_f1, c, t, oof, single)
+
+
 def said_by_rule(
     x: np.ndarray,
     y: np.ndarray,
@@ -131,21 +157,24 @@ def said_by_rule(
     topic_t: np.ndarray | None,
     folds: int,
 ) -> np.ndarray:
-    """What the whole procedure, fitted on (x, y) alone, says for the rows xt: the penalty and
-    threshold chosen by ``folds``-fold cross-validation by contract, the document model where its
-    cross-validated F1 beats the single threshold's (``topic``: the column's own topic score,
-    None where it has none), refitted on all of (x, y)."""
-    fold = np.arange(len(y)) % folds
-    cv_f1, c, t, _ = choose(x, y, fold, folds)
-    if topic is None or topic_t is None or cv_f1 > threshold_cv_f1(y, topic, fold, folds):
-        return predict(xt, *fit(x, y, c)) >= t
+    """What the whole procedure, fitted on (x, y) alone, says for the rows xt: the rule chosen
+    (``chosen_rule``; ``topic``: the column's own topic score, None where it has none), the
+    document model refitted on all of (x, y) or the single threshold chosen on them."""
+    rule = chosen_rule(x, y, None if topic_t is None else topic, folds)
+    if rule.use or topic is None or topic_t is None:
+        return predict(xt, *fit(x, y, rule.c)) >= rule.t
     return topic_t >= best_threshold(y, topic)[0]
+
+
+def outer_folds(n: int, folds: int) -> np.ndarray:
+    """The nested cross-validation's outer folds: not the inner folds' split."""
+    return (np.arange(n) * 7919 + 3) % folds
 
 
 def nested_said(x: np.ndarray, y: np.ndarray, topic: np.ndarray | None, folds: int) -> np.ndarray:
     """What the column says for each of the 368 with every choice made without it: outer folds
     by contract, the procedure (``said_by_rule``) run on the other outer folds."""
-    outer = (np.arange(len(y)) * 7919 + 3) % folds  # not the inner folds' split
+    outer = outer_folds(len(y), folds)
     said = np.zeros(len(y), dtype=bool)
     for g in range(folds):
         h = outer == g
@@ -265,7 +294,6 @@ def main() -> None:
             out.append(row)
         return np.asarray(out, dtype=np.float64)
 
-    fold = np.asarray([i % args.folds for i in range(len(train))])
     dev_fold = np.asarray([i % max(args.dev_folds, 1) for i in range(len(dev))])
     dev_cv: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     dev_held: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -285,16 +313,17 @@ def main() -> None:
         # the single-threshold rule on the column's own topic score, where it has one
         topic = np.asarray([oof[k][n] for n in train]) if k in single else None
         topic_dev = np.asarray([dev_scores[k][n] for n in dev]) if k in single else None
-        old_train = None if topic is None else threshold_cv_f1(y, topic, fold, args.folds)
         old_dev = (
             None
             if topic_dev is None
             else _f1(list(zip(yd, (topic_dev >= single[k]).tolist(), strict=True)))
         )
-        cv_f1, c, t, doc_oof = choose(x, y, fold, args.folds)
+        rule = chosen_rule(x, y, topic, args.folds)
+        old_train, cv_f1, c, t, doc_oof, use = (
+            rule.single_cv_f1, rule.cv_f1, rule.c, rule.t, rule.oof, rule.use
+        )  # fmt: skip
         mean, scale, coef, b = fit(x, y, c)
         new_dev = _f1(list(zip(yd, (predict(xd, mean, scale, coef, b) >= t).tolist(), strict=True)))
-        use = old_train is None or cv_f1 > old_train
         dev_held[k] = (
             np.asarray(yd),
             predict(xd, mean, scale, coef, b) >= t if use else topic_dev >= single[k],

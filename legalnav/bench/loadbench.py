@@ -98,6 +98,7 @@ class Tally:
     # (ms, seconds into the run, what) of every request, for the slowest few and when they came.
     timeline: list[tuple[float, float, str]] = field(default_factory=list)
     started: float = field(default_factory=time.monotonic)  # once every reviewer is signed in
+    clock_running: bool = False
     seconds: float = 60.0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -112,6 +113,13 @@ class Tally:
                 self.errors[key] = self.errors.get(key, 0) + 1
                 if status == 503:
                     self.refused_503 += 1
+
+    def start_clock(self) -> None:
+        """Start the run's clock, once: when every reviewer has signed in, or when the wait for
+        that ends, whichever thread sees it first."""
+        with self.lock:
+            if not self.clock_running:
+                self.started, self.clock_running = time.monotonic(), True
 
     def error(self, what: str) -> None:
         with self.lock:
@@ -372,6 +380,7 @@ class Reviewer(threading.Thread):
                 try:
                     self.signed_in.wait(timeout=SIGN_IN_WAIT_S)
                 except threading.BrokenBarrierError:
+                    self.tally.start_clock()  # not stopped by a clock that never started
                     self.tally.error("sign-ins not all done in time")
             turn = 0
             while time.monotonic() < self.stop_at:
@@ -462,10 +471,7 @@ def run_bench(
         world = stack_json(stack.env, "manage.py", "bench_load", "--prepare", str(users))
         tally = Tally(seconds=seconds)
 
-        def start_clock() -> None:
-            tally.started = time.monotonic()
-
-        signed_in = threading.Barrier(users + 1, action=start_clock)
+        signed_in = threading.Barrier(users + 1, action=tally.start_clock)
         reviewers = [
             Reviewer(i, stack.url, world["matter"], world["users"][i], tally, signed_in)
             for i in range(users)
@@ -475,7 +481,7 @@ def run_bench(
         try:
             signed_in.wait(timeout=SIGN_IN_WAIT_S)
         except threading.BrokenBarrierError:
-            start_clock()  # some sign-in hung: measure from now with whoever got in
+            tally.start_clock()  # some sign-in hung: measure from now with whoever got in
             say(f"  not every reviewer signed in within {SIGN_IN_WAIT_S} s; the clock starts now")
         started = tally.started
         killed = ""

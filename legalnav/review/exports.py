@@ -277,17 +277,21 @@ def grid_memo_html(grid: Grid, user: User) -> str:
     documents in the grid's order and says how many it leaves to the CSV and XLSX exports."""
     per_page = memo_documents(GridColumn.objects.filter(grid=grid).count())
     table = grid_table(grid=grid, per_page=per_page)
-    deviations = [
-        {
-            "run": run,
-            "summary": playbooks.run_summary(run=run),
-            "counts": playbooks.run_document_counts(run=run),
-            "problems": list(
-                playbooks.verdicts_filtered(run=run, verdict="problems")[:MEMO_MAX_PROBLEMS]
-            ),
-        }
-        for run in _runs(grid)
-    ]
+    deviations = []
+    for run in _runs(grid):
+        # one more than are quoted: whether the memo leaves some to the XLSX
+        problems = list(
+            playbooks.verdicts_filtered(run=run, verdict="problems")[: MEMO_MAX_PROBLEMS + 1]
+        )
+        deviations.append(
+            {
+                "run": run,
+                "summary": playbooks.run_summary(run=run),
+                "counts": playbooks.run_document_counts(run=run),
+                "problems": problems[:MEMO_MAX_PROBLEMS],
+                "problems_left": len(problems) > MEMO_MAX_PROBLEMS,
+            }
+        )
     return render_to_string(
         "review/memo.html",
         {

@@ -4,6 +4,7 @@ each a document of its own (not recorded as a copy), all indexed, with a member 
 from __future__ import annotations
 
 import threading
+import time
 
 import httpx
 import pytest
@@ -99,6 +100,7 @@ def test_a_reviewer_whose_sign_in_barrier_breaks_still_works_and_is_counted(monk
     BrokenBarrierError; now each goes on working and the report counts it."""
     monkeypatch.setattr(loadbench, "SIGN_IN_WAIT_S", 0.05)
     tally = loadbench.Tally(seconds=0.3)
+    tally.started -= 1000  # made long before: the wait for sign-ins outlasts the run's length
     barrier = threading.Barrier(2)  # the second party (the main thread) never comes
     reviewer = loadbench.Reviewer(0, "http://127.0.0.1:9", 1, {"token": "t"}, tally, barrier)
     turns: list[int] = []
@@ -106,3 +108,4 @@ def test_a_reviewer_whose_sign_in_barrier_breaks_still_works_and_is_counted(monk
     monkeypatch.setattr(reviewer, "_turn", lambda page, api, turn: turns.append(turn))
     reviewer.run()
     assert turns and tally.errors == {"sign-ins not all done in time": 1}
+    assert tally.clock_running and tally.started > time.monotonic() - 60  # from the break on

@@ -268,12 +268,6 @@ def test_a_document_model_reads_whether_the_column_s_operative_wording_is_there(
         topic_yes_thresholds={"Anti-Assignment": 1.01},
     )  # fmt: skip
     assert gone.value == "No" and "the document model" not in gone.reason
-    with pytest.raises(ValueError, match="weights"):
-        docvote.DocModel.of(
-            "Anti-Assignment",
-            {"topics": [], "operative": True, "mean": [0, 0], "scale": [1, 1], "coef": [1, 0],
-             "intercept": 0, "threshold": 0.5},
-        )  # fmt: skip
 
 
 def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp_path, monkeypatch):
@@ -339,10 +333,18 @@ def test_a_document_model_reads_the_best_sentence_of_the_column_s_unit_model(tmp
     assert no.value == "No" and "the document model" in no.reason
     fallback = cell(0.0, {})  # no unit model shipped: the single threshold (never Yes) decides
     assert fallback.value == "No" and "the document model" not in fallback.reason
+
+
+@pytest.mark.parametrize("reads", ["units", "operative"])
+def test_a_document_model_with_a_weight_short_for_what_it_reads_is_refused(reads):
+    """A model that reads the best unit, or the operative wording, has one input more than the
+    two cue features: shipped with only those two weights, it is refused when loaded."""
+    from legalnav.review import docvote
+
     with pytest.raises(ValueError, match="weights"):
         docvote.DocModel.of(
             "Anti-Assignment",
-            {"topics": [], "units": True, "mean": [0, 0], "scale": [1, 1], "coef": [1, 0],
+            {"topics": [], reads: True, "mean": [0, 0], "scale": [1, 1], "coef": [1, 0],
              "intercept": 0, "threshold": 0.5},
         )  # fmt: skip
 

@@ -381,3 +381,19 @@ def test_columns_added_while_a_grid_fills_are_filled_before_it_is_done(
     assert done.status == Grid.Status.DONE
     assert Cell.objects.filter(grid=grid).count() == done.cells_done == 4
     assert Cell.objects.filter(grid=grid, column=added[0]).count() == 2
+
+
+def test_a_memo_quoting_fewer_problems_than_a_run_has_says_the_xlsx_has_them_all(
+    matter, owner, pair, playbook, django_capture_on_commit_callbacks, monkeypatch
+):
+    from legalnav.review import exports
+
+    run = apply(matter, owner, playbook, django_capture_on_commit_callbacks)
+    problems = playbooks.verdicts_filtered(run=run, verdict="problems").count()
+    assert problems >= 1
+    monkeypatch.setattr(exports, "MEMO_MAX_PROBLEMS", problems)  # all of them quoted
+    assert "Deviations sheet has every one" not in exports.grid_memo_html(run.grid, owner)
+    monkeypatch.setattr(exports, "MEMO_MAX_PROBLEMS", problems - 1)
+    memo = exports.grid_memo_html(run.grid, owner)
+    assert f"The first {problems - 1} problems are quoted below" in memo
+    assert "Deviations sheet has every one" in memo
