@@ -757,10 +757,27 @@ def wording_cues_read(column: Column) -> int:
     document model decides, the document cues and the operative wording that model counts."""
     n = len(column.cues)
     preset = preset_column(column.key)
-    model = doc_yes_models().get(preset.key) if preset is not None else None
+    model = usable_doc_model(preset) if preset is not None else None
     if model is not None:
         n += len(preset.document_cues) + (len(preset.operative_cues) if model.operative else 0)
     return n
+
+
+def usable_doc_model(preset: Column) -> docvote.DocModel | None:
+    """The column's shipped document model, if every input it was fitted with is here: the
+    clause-topic models it reads, its unit model, its operative wording. None otherwise (and
+    then the single threshold decides the column, reading none of the model's cues)."""
+    model = doc_yes_models().get(preset.key)
+    if model is None:
+        return None
+    if model.units and unit_models().get(preset.key) is None:
+        return None
+    if model.operative and not compiled_operative_cues(preset):
+        return None
+    by_key = topics.book().by_key
+    if any(key not in by_key for key in model.topics):
+        return None
+    return model
 
 
 @dataclass(frozen=True, slots=True)
@@ -785,7 +802,7 @@ def _topic_vote(
     if preset is None:
         return None
     if thresholds is None:
-        model = doc_yes_models().get(preset.key)
+        model = usable_doc_model(preset)
         if model is not None:
             vote = _model_vote(view, preset, model)
             if vote is not None:

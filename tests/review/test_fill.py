@@ -188,6 +188,17 @@ def test_a_document_model_decides_its_column_from_every_topic_and_the_wording(
     assert tpb is not None and fill.doc_yes_models()[tpb.key].operative
     read = len(tpb.cues) + len(tpb.document_cues) + len(tpb.operative_cues)
     assert fill.wording_cues_read(tpb) == read > len(tpb.cues)
+    # a shipped document model missing one of its inputs is not used (the single threshold
+    # decides), so the line does not count the cues only that model reads
+    assert fill.doc_yes_models()[tpb.key].units
+    with monkeypatch.context() as m:
+        m.setattr(fill, "unit_models", lambda: {})
+        assert fill.usable_doc_model(tpb) is None
+        assert fill.wording_cues_read(tpb) == len(tpb.cues)
+    with monkeypatch.context() as m:
+        m.setattr(fill, "compiled_operative_cues", lambda _c: [])
+        assert fill.wording_cues_read(tpb) == len(tpb.cues)
+    assert fill.usable_doc_model(tpb) is fill.doc_yes_models()[tpb.key]
     assert f", {fill.wording_cues_read(column)} wording cues)" in yes.searched
     assert f", {len(column.cues)} wording cues)" in alone.searched
 
