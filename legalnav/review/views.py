@@ -161,7 +161,7 @@ def _grid_context(
         "filters": selectors.FILTERS,
         "formats": FORMATS,
         # the PDF memo sets out this many documents at most: said beside its button when fewer
-        "memo_documents": memo_documents(len(table.columns)),
+        "memo_documents": memo_documents(grid, len(table.columns)),
         **selectors.page_urls(grid),
         **extra,
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 
 import pytest
@@ -472,6 +473,7 @@ def test_a_memo_past_its_cell_limit_sets_out_the_first_documents_and_says_so(
 
     _grow(grid, 9)  # 10 rows of 3 columns
     monkeypatch.setattr(exports, "MEMO_MAX_CELLS", 12)  # 4 documents' worth
+    monkeypatch.setattr(exports, "MEMO_CHARS_PER_CELL", float("inf"))  # cells alone, at first
     client.force_login(owner)
     page = client.get(reverse("grid-detail", args=[grid.matter_id, grid.pk])).content.decode()
     assert "The PDF memo sets out the first 4 of the 10 documents" in page  # said before, too
@@ -486,3 +488,21 @@ def test_a_memo_past_its_cell_limit_sets_out_the_first_documents_and_says_so(
     assert "Contract 0008" in whole and "sets out the first" not in whole
     page = client.get(reverse("grid-detail", args=[grid.matter_id, grid.pk])).content.decode()
     assert 'data-testid="memo-limit"' not in page
+    # Quotations take layout too: a cell counts one more per MEMO_CHARS_PER_CELL characters of
+    # them. The third document's three cells quote at length (about 3 cells' worth each, as
+    # stored), so with room for 12 cells' worth only the first two documents fit (3 + 3 + 12)
+    monkeypatch.setattr(exports, "MEMO_MAX_CELLS", 12)
+    monkeypatch.setattr(exports, "MEMO_CHARS_PER_CELL", 100)
+    third = grid.rows.order_by("position").values_list("document_id", flat=True)[2]
+    quote = {"text": "The Licensee shall not assign this Agreement. " * 6, "citation": "[D3:s1]"}
+    assert 250 < len(json.dumps([quote])) < 400
+    Cell.objects.filter(grid=grid).update(quotes=[])
+    Cell.objects.filter(grid=grid, document_id=third).update(quotes=[quote])
+    assert exports.memo_documents(grid, 3) == 2
+    assert (
+        "The PDF memo sets out the first 2 of the 10 documents"
+        in client.get(reverse("grid-detail", args=[grid.matter_id, grid.pk])).content.decode()
+    )
+    assert "the first 2 of the grid's 10 documents" in " ".join(grid_memo_html(grid, owner).split())
+    monkeypatch.setattr(exports, "MEMO_CHARS_PER_CELL", float("inf"))  # quotations weigh nothing
+    assert exports.memo_documents(grid, 3) == 4
