@@ -263,7 +263,7 @@ def _deviations_sheet(book: xlsx.Book, grid: Grid, base_url: str) -> None:
 # each of 400, 700 and 1,500 characters, 19 s, 28 s and 40 s (413 to 1,001 pages). So the memo
 # sets out the first documents, in the grid's order, up to MEMO_MAX_CELLS cells' worth of
 # layout, a cell counting one and its quotations one more for every MEMO_CHARS_PER_CELL
-# characters (about 9 s whatever the quotations), and says so; the CSV and XLSX exports,
+# characters (100 documents x 40 columns: 7-8 s whatever the quotations), and says so; the CSV and XLSX exports,
 # written a page at a time, hold every document.
 MEMO_MAX_CELLS = 2000
 MEMO_CHARS_PER_CELL = 400
@@ -303,9 +303,9 @@ def memo_documents(grid: Grid, columns: int) -> int:
 def grid_memo_html(grid: Grid, user: User) -> str:
     """The memo as HTML (what WeasyPrint lays out); every document string escaped. A grid that a
     playbook was applied to opens with its deviations (deviates, missing, needs review), each
-    with its quotation verbatim. Past ``MEMO_MAX_CELLS`` cells' worth of layout, the memo's table holds the first
-    documents in the grid's order (``memo_documents``) and says how many it leaves to the CSV
-    and XLSX exports."""
+    with its quotation verbatim. Past ``MEMO_MAX_CELLS`` cells' worth of layout, the memo's
+    table holds the first documents in the grid's order (``memo_documents``) and says how many
+    it leaves to the CSV and XLSX exports."""
     per_page = memo_documents(grid, GridColumn.objects.filter(grid=grid).count())
     table = grid_table(grid=grid, per_page=per_page)
     deviations = []
