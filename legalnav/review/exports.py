@@ -259,12 +259,12 @@ def _deviations_sheet(book: xlsx.Book, grid: Grid, base_url: str) -> None:
 
 # WeasyPrint lays a memo out whole, in memory, so a data room's grid (2,000 documents x 41
 # columns) would take many minutes and gigabytes inside one request. Measured on 2 cores
-# (one-off, 2026-12-06): 2,000 cells with no quotation 9 s; with one quotation
-# each of 400, 700 and 1,500 characters, 19 s, 28 s and 40 s (413 to 1,001 pages). So the memo
-# sets out the first documents, in the grid's order, up to MEMO_MAX_CELLS cells' worth of
-# layout, a cell counting one and its quotations one more for every MEMO_CHARS_PER_CELL
-# characters (100 documents x 40 columns: 7-8 s whatever the quotations), and says so; the CSV and XLSX exports,
-# written a page at a time, hold every document.
+# (one-off, 2026-12-06): 2,000 cells with no quotation 9 s; with one quotation each of 400, 700
+# and 1,500 characters, 19 s, 28 s and 40 s (413 to 1,001 pages). So the memo sets out the first
+# documents, in the grid's order, up to MEMO_MAX_CELLS cells' worth of layout, a cell counting
+# one and its quotations one more for every MEMO_CHARS_PER_CELL characters (100 documents x 40
+# columns: 7-8 s whatever the quotations), and says so; the CSV and XLSX exports, written a page
+# at a time, hold every document.
 MEMO_MAX_CELLS = 2000
 MEMO_CHARS_PER_CELL = 400
 # Deviations quoted per playbook run (1,000 of 700 characters each: about 14 s more); the count

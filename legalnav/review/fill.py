@@ -828,20 +828,15 @@ def _model_vote(view: DocumentView, preset: Column, model: docvote.DocModel) -> 
         p = view.topic_probabilities(topic)
         return float(p.max()) if p.size else 0.0
 
+    # ``usable_doc_model`` has checked that every input the model reads is here
     best_unit = None
     if model.units:
-        unit_topic = unit_models().get(preset.key)
-        if unit_topic is None:  # fitted with a unit model that is not shipped: no input
-            return None
-        p_units = view.unit_topic_probabilities(unit_topic)
+        p_units = view.unit_topic_probabilities(unit_models()[preset.key])
         best_unit = float(p_units.max()) if p_units.size else 0.0
     cued = docvote.cue_count(view.passage_texts(), compiled_document_cues(preset))
     operative = None
     if model.operative:
-        patterns = compiled_operative_cues(preset)
-        if not patterns:  # fitted with operative wording the column no longer has: no input
-            return None
-        operative = docvote.has_cue(view.passage_texts(), patterns)
+        operative = docvote.has_cue(view.passage_texts(), compiled_operative_cues(preset))
     x = docvote.document_input(best_of, model.topics, cued, best_unit, operative)
     if x is None:
         return None

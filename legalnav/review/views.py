@@ -7,6 +7,7 @@ action or selector and renders; an htmx request gets the fragment of the same te
 
 from __future__ import annotations
 
+import functools
 from typing import cast
 
 from django.conf import settings
@@ -160,8 +161,10 @@ def _grid_context(
         "eta": selectors.eta_text(grid.eta_seconds),
         "filters": selectors.FILTERS,
         "formats": FORMATS,
-        # the PDF memo sets out this many documents at most: said beside its button when fewer
-        "memo_documents": memo_documents(grid, len(table.columns)),
+        # the PDF memo sets out this many documents at most: said beside its button when fewer.
+        # Called by the template only where the whole page is drawn: a poll's fragment never
+        # reads it, so a filling data room's polls do not pay for its queries.
+        "memo_documents": functools.partial(memo_documents, grid, len(table.columns)),
         **selectors.page_urls(grid),
         **extra,
     }

@@ -506,3 +506,13 @@ def test_a_memo_past_its_cell_limit_sets_out_the_first_documents_and_says_so(
     assert "the first 2 of the grid's 10 documents" in " ".join(grid_memo_html(grid, owner).split())
     monkeypatch.setattr(exports, "MEMO_CHARS_PER_CELL", float("inf"))  # quotations weigh nothing
     assert exports.memo_documents(grid, 3) == 4
+    # A poll draws the live fragment alone, which never says it: it does not count for the memo
+    from legalnav.review import views
+
+    def counted(*_args):  # type: ignore[no-untyped-def]
+        raise AssertionError("a poll counted the memo's documents")
+
+    monkeypatch.setattr(views, "memo_documents", counted)
+    url = reverse("grid-detail", args=[grid.matter_id, grid.pk])
+    poll = client.get(url, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="grid-live")
+    assert poll.status_code in (200, 286) and "Contract 0002" in poll.content.decode()
