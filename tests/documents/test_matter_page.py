@@ -139,6 +139,24 @@ def test_status_kind_and_words_filter_in_the_database(matter) -> None:
     assert overview(matter, status="indexed", q="nothing like it").shown == []
 
 
+def test_words_match_whatever_their_case_in_any_script(matter) -> None:
+    # SQLite's own LIKE folds ASCII letters only; PostgreSQL's ILIKE folds by its locale
+    make(
+        matter,
+        doc(matter, title="SOCIÉTÉ GÉNÉRALE facility letter"),
+        doc(matter, title="Lease", original_filename="straße-mietvertrag.pdf"),
+        doc(matter, title="Société anonyme side letter"),
+        doc(matter, title="Societe without accents"),
+    )
+    assert sorted(shown_titles(matter, q="société")) == [
+        "SOCIÉTÉ GÉNÉRALE facility letter",
+        "Société anonyme side letter",
+    ]
+    assert shown_titles(matter, q="MIETVERTRÄG") == []
+    assert shown_titles(matter, q="STRAßE-MIETVERTRAG") == ["Lease"]
+    assert shown_titles(matter, q="É_É") == []  # a LIKE wildcard is only a character
+
+
 def test_counts_by_status_kind_and_folder(matter) -> None:
     make(
         matter,
