@@ -145,6 +145,15 @@ def test_document_metadata(parsed):
     assert parsed.kind == "agreement"
 
 
+def test_an_amendment_is_dated_by_its_own_date_not_the_agreements():
+    # "… to the Development Agreement ("Development Agreement") entered into on April 15, 2010
+    # … This First Amendment will be effective as of July 5, 2011": the old guess took 2010
+    text = demo_bytes("bioamber-development-agreement-first-amendment.txt").decode("utf-8")
+    parsed = parse_document(text)
+    assert parsed.kind == "amendment"
+    assert parsed.effective_date.isoformat() == "2011-07-05"
+
+
 def test_real_agreement_references_resolve():
     text = demo_bytes("coned-credit-agreement-2020.txt").decode("utf-8")
     parsed = parse_document(text)

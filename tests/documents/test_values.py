@@ -363,6 +363,31 @@ def test_an_amendment_bears_its_own_date_not_the_amended_agreements():
     assert X.extract_agreement_date(own).value == dt.date(2010, 4, 15)
 
 
+def test_an_amendment_that_names_itself_keeps_its_own_date():
+    # EDGAR 2020 (ud82: Avnet, Amendment No. 2 to a receivables purchase agreement)
+    text = (
+        "This Amendment No. 2 to the Fourth Amended and Restated Receivables Purchase Agreement "
+        "(this \u201cAmendment\u201d) is dated as of July 31, 2020, among Avnet Receivables "
+        "Corporation, amending the Fourth Amended and Restated Receivables Purchase Agreement, "
+        "dated as of August 16, 2018 (as amended by Amendment No. 1 thereto, dated February 28, "
+        "2020, the \u201cExisting Agreement\u201d)"
+    )
+    assert X.extract_agreement_date(text).value == dt.date(2020, 7, 31)
+    # what it amends, and the amendment before it, are other instruments' dates
+    later = text[text.index("amending") :]
+    assert X.extract_agreement_date(later) is None
+
+
+def test_a_date_something_falls_due_on_is_not_the_agreements():
+    # EDGAR 2020 (ud23: Oil-Dri, a note purchase agreement's cover)
+    cover = (
+        "OIL-DRI CORPORATION OF AMERICA $18,500,000 3.96% SERIES A SENIOR NOTES DUE AUGUST 1, "
+        "2020 $10,000,000 3.95% SERIES B SENIOR NOTES DUE MAY 15, 2030 AMENDED AND RESTATED "
+        "NOTE PURCHASE AND PRIVATE SHELF AGREEMENT Dated as of May 15, 2020"
+    )
+    assert X.extract_agreement_date(cover).value == dt.date(2020, 5, 15)
+
+
 def test_a_province_is_shown_with_its_country():
     found = X.extract_jurisdiction("governed by the laws of the Province of Ontario")
     assert found.value == "Ontario" and found.display == "Ontario, Canada"

@@ -178,13 +178,28 @@ def extract_date(text: str) -> Extracted | None:
 
 
 # A date that belongs to another instrument the text names: 'the First Amendment to the
-# Development Agreement ("Development Agreement") entered into on April 15, 2010'.
+# Development Agreement ("Development Agreement") entered into on April 15, 2010', 'as amended by
+# Amendment No. 1 thereto, dated February 28, 2020'. Not where the text names itself between the
+# two: 'This Amendment No. 2 to the Receivables Purchase Agreement (this "Amendment") is dated as
+# of July 31, 2020' is the amendment's own date.
+_DATED_TAIL = (
+    r"\b(?:entered\s+into|dated|made|executed|signed)(?:\s+(?:on|as\s+of|effective))?\s*"
+    r"(?:the\s+)?$"
+)
+_NOT_ITSELF = r"(?:(?!\(\s*this\b)[^.;])"
 _OTHER_INSTRUMENT_RX = re.compile(
     r"\b(?:to|of|under|amends?|amending|restat\w*|supplement\w*)\s+(?:the|that\s+certain|a|an)\s+"
-    r"[^.;]{0,80}?\b(?:agreement|contract|lease|indenture|licen[cs]e)\b[^.;]{0,60}?"
-    r"\b(?:entered\s+into|dated|made|executed|signed)(?:\s+(?:on|as\s+of|effective))?\s*(?:the\s+)?$",
+    r"[^.;]{0,80}?\b(?:agreement|contract|lease|indenture|licen[cs]e)\b"
+    + _NOT_ITSELF
+    + r"{0,60}?"
+    + _DATED_TAIL
+    + r"|\b(?:amended|supplemented|modified)\s+by\s+(?:No\.|[^.;()]){0,80}?"
+    + _DATED_TAIL,
     re.I,
 )
+# A date something falls due or ends on is not a date the instrument bears: 'Senior Notes due
+# August 1, 2020' on a note purchase agreement's cover.
+_DUE_RX = re.compile(r"\b(?:due|matur\w*|expir\w*)(?:\s+(?:on|as\s+of))?\s*(?:the\s+)?$", re.I)
 
 
 def own_dates(text: str) -> list[Extracted]:
@@ -199,7 +214,7 @@ def own_dates(text: str) -> list[Extracted]:
 def extract_agreement_date(text: str) -> Extracted | None:
     """The date the instrument itself bears: its first date that is not the date of an
     agreement it amends or refers to."""
-    dates = own_dates(text)
+    dates = [d for d in own_dates(text) if not _DUE_RX.search(text[max(0, d.start - 30) : d.start])]
     return dates[0] if dates else None
 
 
