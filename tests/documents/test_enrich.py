@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from legalnav.documents.parsing import parse_document
+from legalnav.documents.parsing import guess_kind, parse_document
 from legalnav.documents.parsing.trie import phrase_regex
 from tests.conftest import demo_bytes
 
@@ -152,6 +152,24 @@ def test_an_amendment_is_dated_by_its_own_date_not_the_agreements():
     parsed = parse_document(text)
     assert parsed.kind == "amendment"
     assert parsed.effective_date.isoformat() == "2011-07-05"
+
+
+@pytest.mark.parametrize(
+    "title, kind",
+    [
+        (
+            "AMENDMENT NO. 2 TO FOURTH AMENDED AND RESTATED RECEIVABLES PURCHASE AGREEMENT",
+            "amendment",
+        ),
+        ("SECOND AMENDMENT TO GOLF COURSE USE AGREEMENT", "amendment"),
+        ("AMENDMENT NO. 1", "amendment"),
+        ("AMENDED AND RESTATED CREDIT AGREEMENT", "agreement"),
+        ("Amended and Restated LLC Agreement", "agreement"),
+        ("NON-COMPETITION AGREEMENT AMENDMENT NO. 1", "amendment"),
+    ],
+)
+def test_the_kind_read_from_the_title(title, kind):
+    assert guess_kind(title) == kind
 
 
 def test_real_agreement_references_resolve():

@@ -438,3 +438,49 @@ def test_term_ends_on_dev_gold():
 )
 def test_the_whole_title_and_not_the_preamble_after_it(text, title):
     assert X.extract_title(text).value == title
+
+
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        # EDGAR 2020 (ud82): a title broken after "TO", not the amended agreement's name
+        (
+            "Exhibit 10.1\n\n\xa0\n\nAMENDMENT NO. 2 TO\nFOURTH AMENDED AND RESTATED RECEIVABLES "
+            "PURCHASE AGREEMENT\n\n\xa0\n\nThis Amendment No.\xa02 to the Fourth Amended and "
+            "Restated Receivables Purchase\nAgreement (this \u201cAmendment\u201d) is dated",
+            "AMENDMENT NO. 2 TO FOURTH AMENDED AND RESTATED RECEIVABLES PURCHASE AGREEMENT",
+        ),
+        # CUAD (Glu Mobile, Amendment No. 1): a numbered amendment's title
+        (
+            "AMENDMENT NO. 1\n\nDated as of November 11, 2005\n\nReference is hereby made to that "
+            'certain fully executed Wireless Content License Agreement Number 12965 ("Agreement")',
+            "AMENDMENT NO. 1",
+        ),
+        # CUAD (Reseller Agreement): a title in title case on a line of its own
+        (
+            "Exhibit 10.5\n\nReseller Agreement\n\nThis Agreement is made and entered into by",
+            "Reseller Agreement",
+        ),
+        # CUAD: a title on its own line past a confidential-treatment legend of 300 characters
+        (
+            "Certain information has been excluded pursuant to Regulation S-K, Item 601(b)(10). "
+            "Such excluded information is not material and would likely cause competitive harm "
+            "to the registrant if publicly disclosed. Certain information has been excluded "
+            "pursuant to Regulation S-K, Item 601(b)(10).\n\nExecution Copy\n\n1. Definitions"
+            "\n\nLICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT\n\nDATED AS OF FEBRUARY 4",
+            "LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT",
+        ),
+        # the preamble's name for itself without "the" in its parentheses
+        (
+            'Exhibit 4\n\nThis Multiple LINAC and Multi-Modality Distributor Agreement ("Agreement")',
+            "Multiple LINAC and Multi-Modality Distributor Agreement",
+        ),
+    ],
+)
+def test_a_title_anywhere_on_the_cover(text, title):
+    assert X.extract_title(text).value == title
+
+
+def test_a_bare_agreement_is_no_title():
+    assert X.extract_title('This Agreement ("Agreement") is made on 1 May 2020 by') is None
+    assert X.extract_title("Exhibit 10.1\n\n2. AMENDMENT\n\nThe parties agree") is None

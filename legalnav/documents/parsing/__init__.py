@@ -112,7 +112,11 @@ def guess_kind(title: str) -> str:
     t = title.upper()
     if "DISCLOSURE SCHEDULE" in t:
         return "disclosure_schedule"
-    if "AMENDMENT" in t and "AMENDED AND RESTATED" not in t.replace("AMENDMENT NO", ""):
+    # "SECOND AMENDMENT TO …", "AMENDMENT NO. 2 TO FOURTH AMENDED AND RESTATED … AGREEMENT";
+    # an amended and restated agreement is an agreement
+    if re.match(r"^(?:[\w\-]+\s+){0,3}?AMENDMENT\b", t) or (
+        "AMENDMENT" in t and "AMENDED AND RESTATED" not in t.replace("AMENDMENT NO", "")
+    ):
         return "amendment"
     if "SIDE LETTER" in t or t.startswith("LETTER"):
         return "side_letter"

@@ -882,13 +882,54 @@ _TITLE_LINE_RX = re.compile(
     r"(?:[ \t]+(?:OF|FOR|AND|TO|ON)[ \t]+[A-Z0-9][A-Z0-9 ,.&'’/\-]{0,60}?(?=\s{2,}|\n|$|[ \t]+(?:THIS|This)\b))?))"
 )
 _THIS_TITLE_RX = re.compile(
-    r"\b[Tt]h(?:is|e)\s+(?P<title>(?:[A-Z][\w&,'’\-]*\s+){0,8}?(?:Agreement|Contract|Licen[cs]e|"
-    r"Amendment|Lease|Memorandum of Understanding|Addendum))\b(?:\s*\((?:the|this)\s+[\"“])",
+    r"\b[Tt]h(?:is|e)\s+(?P<title>(?:(?:[A-Z][\w&,'’\-]*|and|of|for)\s+){0,8}?(?:Agreement|"
+    r"Contract|Licen[cs]e|"
+    r"Amendment|Lease|Memorandum of Understanding|Addendum))\b(?:\s*\((?:(?:the|this)\s+)?[\"“])",
 )
+# A title on a line of its own further down the cover, past a long confidential-treatment
+# legend: in capitals ("LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT") or in title case
+# ("Reseller Agreement", "e-business Hosting Agreement"), at most 18 words, the whole line.
+_OWN_LINE_TITLE_RX = re.compile(
+    r"(?-i:(?:[A-Z0-9][A-Z0-9,.&'’/\-]*(?:[ \t]+[A-Z0-9,.&'’/\-]+){0,15}?"
+    r"|[A-Za-z0-9][\w,.&'’/\-]*(?:[ \t]+(?:[A-Z0-9][\w,.&'’/\-]*|of|for|and|to|on|the|in)){0,15}?)"
+    r"[ \t]+(?:" + _TITLE_WORD + r"S?|" + _TITLE_WORD.title() + r"s?)"
+    r"(?:[ \t]+(?:NO\.|No\.)[ \t]*\d+)?)"
+)
+# An amendment's title is "AMENDMENT NO. 2" as often as "SECOND AMENDMENT"
+_NUMBERED_TITLE_RX = re.compile(
+    r"(?-i:(?:AMENDMENT|ADDENDUM|Amendment|Addendum)[ \t]+(?:NO\.|No\.|#|n°)[ \t]*\d+)"
+)
+# A title broken over two lines after a joining word ("AMENDMENT NO. 2 TO\nFOURTH AMENDED AND
+# RESTATED RECEIVABLES PURCHASE AGREEMENT"): the line break read as a space (same length).
+_TITLE_JOIN_RX = re.compile(
+    r"(?-i:\b(?:TO|OF|FOR|AND|ON|THE|Of|For|And|To|On)[ \t]*\n(?=[ \t]*[A-Z]))"
+)
+_TITLE_SCAN_CHARS = 3000
 
 
 def _title_case(title: str) -> str:
     return " ".join(title.split()).strip(" ,.:-")
+
+
+def _own_line_title(cover: str, at: int) -> Extracted | None:
+    """The first line of the cover (from ``at``) that is a title and nothing else."""
+    pos = at
+    for raw in cover[at:].split("\n"):
+        start = pos + len(raw) - len(raw.lstrip())
+        pos += len(raw) + 1
+        line = raw.strip()
+        if not line or len(line.split()) > 18:
+            continue
+        m = _OWN_LINE_TITLE_RX.fullmatch(line) or _NUMBERED_TITLE_RX.fullmatch(line)
+        if m is None:
+            continue
+        title = _title_case(line)
+        if re.match(
+            r"^(?:EXHIBIT|SCHEDULE|ANNEX|TABLE\b|\(?[\dA-Z]{1,3}[.)]\s)", title, re.I
+        ) or re.fullmatch(_TITLE_WORD + r"S?", title, re.I):
+            continue
+        return Extracted(title, title, start, start + len(line))
+    return None
 
 
 def extract_title(text: str) -> Extracted | None:
@@ -901,7 +942,9 @@ def extract_title(text: str) -> Extracted | None:
         if m is None or m.end() == at:
             break
         at = m.end()
-    head = text[at : at + 400]
+    # the cover, with a title broken after a joining word read as one line (offsets unchanged)
+    cover = _TITLE_JOIN_RX.sub(lambda m: m.group(0).replace("\n", " "), text[:_TITLE_SCAN_CHARS])
+    head = cover[at : at + 400]
     line = _TITLE_LINE_RX.search(head)
     if line is not None and line.start() < 200:
         title = re.sub(r"^THIS\s+", "", _title_case(line.group("title")))
@@ -911,10 +954,13 @@ def extract_title(text: str) -> Extracted | None:
             and not re.fullmatch(_TITLE_WORD + r"S?", title)
         ):
             return Extracted(title, title, at + line.start("title"), at + line.end("title"))
-    m2 = _THIS_TITLE_RX.search(text)
-    if m2 is not None:
+    own_line = _own_line_title(cover, at)
+    if own_line is not None:
+        return own_line
+    for m2 in _THIS_TITLE_RX.finditer(text):
         title = _title_case(m2.group("title"))
-        return Extracted(title, title, m2.start("title"), m2.end("title"))
+        if not re.fullmatch(_TITLE_WORD + r"S?", title, re.I):  # not 'This Agreement ("Agreement")'
+            return Extracted(title, title, m2.start("title"), m2.end("title"))
     return None
 
 
