@@ -481,6 +481,51 @@ def test_a_title_anywhere_on_the_cover(text, title):
     assert X.extract_title(text).value == title
 
 
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        # CUAD (Columbia Laboratories, Amendment No. 2): a legend of two sentences, in capitals
+        (
+            "Exhibit 10.1 CERTAIN CONFIDENTIAL PORTIONS OF THIS EXHIBIT WERE OMITTED AND REPLACED "
+            'WITH "[***]". A COMPLETE VERSION OF THIS EXHIBIT HAS BEEN FILED SEPARATELY WITH THE '
+            "SECRETARY OF THE SECURITIES AND EXCHANGE COMMISSION PURSUANT TO AN APPLICATION "
+            "REQUESTING CONFIDENTIAL TREATMENT PURSUANT TO RULE 24B-2 PROMULGATED UNDER THE "
+            "SECURITIES EXCHANGE ACT OF 1934, AS AMENDED. AMENDMENT NO. 2 TO MANUFACTURING AND "
+            'SUPPLY AGREEMENT THIS AMENDMENT NO. 2 (this "Amendment") to the Manufacturing',
+            "AMENDMENT NO. 2 TO MANUFACTURING AND SUPPLY AGREEMENT",
+        ),
+        # CUAD (Artara): "INC." does not end the legend's sentence
+        (
+            "Exhibit 10.5 CERTAIN CONFIDENTIAL INFORMATION CONTAINED IN THIS DOCUMENT, MARKED BY "
+            "[…***…], HAS BEEN OMITTED BECAUSE ARTARA THERAPEUTICS, INC. HAS DETERMINED THE "
+            "INFORMATION (I) IS NOT MATERIAL AND (II) WOULD LIKELY CAUSE COMPETITIVE HARM TO "
+            "ARTARA THERAPEUTICS, INC. IF PUBLICLY DISCLOSED. SPONSORED RESEARCH AND LICENSE "
+            'AGREEMENT This Sponsored Research and License Agreement (this "Agreement")',
+            "SPONSORED RESEARCH AND LICENSE AGREEMENT",
+        ),
+        # CUAD (PC Quote): a rule drawn before the title line
+        (
+            "EXHIBIT 10.11\n\n"
+            + " " * 52
+            + "CONFIDENTIAL TREATMENT\n\n"
+            + " " * 51
+            + "Portions indicated by a"
+            + " " * 53
+            + "[***] have been omitted"
+            + " " * 53
+            + "and filed separately"
+            + " " * 53
+            + "with the Commission\n\nPCQUOTE\n\n- "
+            + "-" * 76
+            + " CO-BRANDING AGREEMENT\n\nThis agreement is made effective   Oct. 11, 1996 by",
+            "CO-BRANDING AGREEMENT",
+        ),
+    ],
+)
+def test_a_title_past_every_banner_and_legend(text, title):
+    assert X.extract_title(text).value == title
+
+
 def test_a_bare_agreement_is_no_title():
     assert X.extract_title('This Agreement ("Agreement") is made on 1 May 2020 by') is None
     assert X.extract_title("Exhibit 10.1\n\n2. AMENDMENT\n\nThe parties agree") is None

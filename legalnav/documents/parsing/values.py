@@ -866,10 +866,17 @@ _TITLE_WORD = (
 )
 # An exhibit banner or filing stamp above the title: "EXHIBIT 10.34", "Exhibit 4.25",
 # "*** Text Omitted and Filed Separately", "[CONFIDENTIAL TREATMENT REQUESTED]", "Source: ...".
-_BANNER_RX = re.compile(
-    r"^\s*(?:ex(?:hibit|h\.?)\s*[\dA-Z][\w.\-()]*|schedule\s+[\dA-Z][\w.\-]*|annex\s+[\dA-Z]\w*|"
+_BANNER_RX = re.compile(  # matched at a position: no "^", which would hold at 0 alone
+    r"\s*(?:ex(?:hibit|h\.?)\s*[\dA-Z][\w.\-()]*|schedule\s+[\dA-Z][\w.\-]*|annex\s+[\dA-Z]\w*|"
     r"appendix\s+[\dA-Z]\w*|execution (?:version|copy)|confidential\w*|"
-    r"\*+[^*]*?\*+|\[[^\]]*\]|text omitted[^.]*\.?|certain (?:identified )?information[^.]*\.)"
+    r"\*+[^*\n]{0,200}?\*+|\[[^\]\n]{0,200}\]|text omitted[^.\n]{0,120}?(?=\.|\s{2,}|\n|$)\.?|"
+    r"certain (?:identified )?information[^.]{0,400}\.|"
+    # a sentence of the SEC's confidential-treatment legend ("Portions … have been omitted and
+    # filed separately with the Securities and Exchange Commission pursuant to Rule 24b-2.")
+    r"(?:[^.\n]|\n(?!\s*\n)|\.(?=\S)){0,400}?\b(?:omitted|filed\s+separately|redacted|"
+    r"confidential\s+treatment|rule\s+24b-2|regulation\s+s-k)\b"
+    r"(?:\b(?:INC|Inc|LTD|Ltd|CORP|Corp|CO|Co|NO|No)\.|[^.\n]|\n(?!\s*\n)|\.(?=\S)){0,400}?"
+    r"(?:\.(?=\s)|(?=\n\s*\n)))"
     r"[\s:.\-–—]*",
     re.I,
 )
@@ -882,7 +889,8 @@ _TITLE_LINE_RX = re.compile(
     r"(?:[ \t]+(?:OF|FOR|AND|TO|ON)[ \t]+[A-Z0-9][A-Z0-9 ,.&'’/\-]{0,60}?(?=\s{2,}|\n|$|[ \t]+(?:THIS|This)\b))?))"
 )
 _THIS_TITLE_RX = re.compile(
-    r"\b[Tt]h(?:is|e)\s+(?P<title>(?:(?:[A-Z][\w&,'’\-]*|and|of|for)\s+){0,8}?(?:Agreement|"
+    r"\b[Tt]h(?:is|e)\s+(?P<title>(?:(?:(?!Th(?:is|e)\b)[A-Z][\w&,'’\-]*|and|of|for|to|the|#\s?\d+|No\.\s?\d+)\s+)"
+    r"{0,12}?(?:Agreement|"
     r"Contract|Licen[cs]e|"
     r"Amendment|Lease|Memorandum of Understanding|Addendum))\b(?:\s*\((?:(?:the|this)\s+)?[\"“])",
 )
@@ -908,16 +916,21 @@ _TITLE_SCAN_CHARS = 3000
 
 
 def _title_case(title: str) -> str:
-    return " ".join(title.split()).strip(" ,.:-")
+    words = title.split()
+    half = len(words) // 2
+    if half and len(words) == 2 * half and words[:half] == words[half:]:
+        words = words[:half]  # a cover that prints its title twice on one line
+    return " ".join(words).strip(" ,.:-")
 
 
 def _own_line_title(cover: str, at: int) -> Extracted | None:
     """The first line of the cover (from ``at``) that is a title and nothing else."""
     pos = at
     for raw in cover[at:].split("\n"):
-        start = pos + len(raw) - len(raw.lstrip())
+        # a rule drawn before the title ("- -------- CO-BRANDING AGREEMENT") is not part of it
+        line = raw.strip().lstrip("-_=*~ \t\xa0")
+        start = pos + len(raw.rstrip()) - len(line)
         pos += len(raw) + 1
-        line = raw.strip()
         if not line or len(line.split()) > 18:
             continue
         m = _OWN_LINE_TITLE_RX.fullmatch(line) or _NUMBERED_TITLE_RX.fullmatch(line)
