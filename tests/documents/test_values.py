@@ -526,6 +526,17 @@ def test_a_title_past_every_banner_and_legend(text, title):
     assert X.extract_title(text).value == title
 
 
+def test_a_numbered_amendment_at_the_head_of_a_passage():
+    # CUAD (Glu Mobile, Amendment No. 1): the grid reads the preamble as one passage
+    text = (
+        "AMENDMENT NO. 1 Dated as of November 11, 2005 Reference is hereby made to that certain "
+        "fully executed Wireless Content License Agreement Number 12965"
+    )
+    assert X.extract_title(text).value == "AMENDMENT NO. 1"
+    amends = 'Amendment No. 4 to the Supply Agreement (this "Amendment") is made on'
+    assert X.extract_title(amends).value == "Amendment No. 4 to the Supply Agreement"
+
+
 def test_a_bare_agreement_is_no_title():
     assert X.extract_title('This Agreement ("Agreement") is made on 1 May 2020 by') is None
     assert X.extract_title("Exhibit 10.1\n\n2. AMENDMENT\n\nThe parties agree") is None

@@ -11,7 +11,7 @@ import pytest
 from legalnav.evaluation.fitting import logistic
 from legalnav.retrieval import topics
 from legalnav.review import calibration, fill
-from legalnav.review.columns import CUAD_COLUMNS
+from legalnav.review.columns import CUAD_COLUMNS, Column
 
 
 def test_calibration_matches_the_features_and_the_columns():
@@ -496,3 +496,42 @@ def test_the_units_a_column_rescores_hold_the_one_every_own_vector_would_choose(
         asked += 1
         held += full[0].unit in chosen
     assert asked >= 35 and held / asked >= 0.9, (held, asked)
+
+
+@pytest.mark.parametrize(
+    ("key", "type_", "text", "value"),
+    [
+        # CUAD (PC Quote, an amendment of one paragraph): the quotation nearest an Agreement
+        # Date is a filing stamp, whose date is the filing's
+        (
+            "Agreement Date",
+            "date",
+            "Source: PCQUOTE COM INC, S-1/A, 7/21/1999 AGREED TO BY:",
+            "no date read",
+        ),
+        (
+            "Renewal Term",
+            "duration",
+            "This Amendment shall apply to said PCQ and ABW.",
+            "no period read",
+        ),
+        ("Fee", "amount", "The fees are set out in Schedule B.", "no amount read"),
+        ("Agreement Date", "date", "made effective December 9, 1996 by and between", "1996-12-09"),
+        # a text column still shows what it quotes
+        (
+            "Counterparty bank",
+            "text",
+            "Wells Fargo Bank, N.A., as agent",
+            "Wells Fargo Bank, N.A., as agent",
+        ),
+    ],
+)
+def test_a_typed_cell_shows_a_value_of_its_type_or_says_it_read_none(key, type_, text, value):
+    column = Column(key, f"What is the {key}?", type_)
+    extractor = fill.column_extractor(column)
+    found = fill.Candidate(0, len(text), text, 0, np.zeros(1), np.zeros(0))
+    found.extracted = extractor(text) if extractor else None
+    shown, typed, reason = fill._value(column, [found])
+    assert shown == value
+    if value.startswith("no "):
+        assert typed is None and reason.startswith(value) and "could be read" in reason

@@ -907,6 +907,17 @@ _OWN_LINE_TITLE_RX = re.compile(
 _NUMBERED_TITLE_RX = re.compile(
     r"(?-i:(?:AMENDMENT|ADDENDUM|Amendment|Addendum)[ \t]+(?:NO\.|No\.|#|n°)[ \t]*\d+)"
 )
+# ... and at the head of a text, with what it amends where the same words name it: "Amendment No.
+# 4 to the Supply Agreement (this …"
+_NUMBERED_LEAD_RX = re.compile(
+    _NUMBERED_TITLE_RX.pattern
+    + r"(?-i:(?:[ \t]+(?:TO|to)[ \t]+(?:(?:THE|the)[ \t]+)?(?:[A-Z][\w&,'’\-]*[ \t]+){0,8}?"
+    + r"(?:"
+    + _TITLE_WORD
+    + r"|"
+    + _TITLE_WORD.title()
+    + r")\b)?)"
+)
 # A title broken over two lines after a joining word ("AMENDMENT NO. 2 TO\nFOURTH AMENDED AND
 # RESTATED RECEIVABLES PURCHASE AGREEMENT"): the line break read as a space (same length).
 _TITLE_JOIN_RX = re.compile(
@@ -967,6 +978,12 @@ def extract_title(text: str) -> Extracted | None:
             and not re.fullmatch(_TITLE_WORD + r"S?", title)
         ):
             return Extracted(title, title, at + line.start("title"), at + line.end("title"))
+    # a numbered amendment whose title is all of its first words: "AMENDMENT NO. 1 Dated as of …"
+    lead = len(cover) - len(cover[at:].lstrip())
+    numbered = _NUMBERED_LEAD_RX.match(cover, lead)
+    if numbered is not None:
+        title = _title_case(numbered.group(0))
+        return Extracted(title, title, numbered.start(), numbered.end())
     own_line = _own_line_title(cover, at)
     if own_line is not None:
         return own_line
