@@ -627,7 +627,7 @@ def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
         return typed.display, typed.value, ""
     if column.type == "yes_no":
         return "Yes", True, "Yes: the quoted provision answers the question"
-    unread = UNREAD.get(value_type(column))
+    unread = UNREAD.get(preset.key if preset is not None else "") or UNREAD.get(value_type(column))
     if unread is not None:
         # A date, period or amount column shows a value of its type or says it read none; the
         # provision it found is still quoted in the cell's panel.
@@ -636,8 +636,14 @@ def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
     return _shorten(quoted[0].text), None, ""
 
 
-# What a typed cell says when its quotation holds no value of its type the reader could read.
-UNREAD = {"date": "no date read", "duration": "no period read", "amount": "no amount read"}
+# What a typed cell says when its quotation holds no value of its type the reader could read (a
+# Document Name is a title, not the sentence it was looked for in).
+UNREAD = {
+    "date": "no date read",
+    "duration": "no period read",
+    "amount": "no amount read",
+    "Document Name": "no title read",
+}
 
 
 def fill_column(

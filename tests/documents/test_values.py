@@ -537,6 +537,18 @@ def test_a_numbered_amendment_at_the_head_of_a_passage():
     assert X.extract_title(amends).value == "Amendment No. 4 to the Supply Agreement"
 
 
+def test_a_title_run_into_the_preamble_it_heads():
+    # CUAD (Sibannac, Strategic Alliance Agreement), as the grid reads its first passage
+    text = (
+        "Exhibit 2.01   Strategic Alliance Agreement   This agreement is made and entered into "
+        "this 30th day of November, 2017 by and between Bravatek Solutions, Inc."
+    )
+    assert X.extract_title(text).value == "Strategic Alliance Agreement"
+    dated = "May 04, 2017 Strategic Alliance Agreement\n\nThis agreement is made"
+    assert X.extract_title(dated).value == "Strategic Alliance Agreement"
+    assert X.extract_title("The Company shall pay. This Agreement is binding") is None
+
+
 def test_a_bare_agreement_is_no_title():
     assert X.extract_title('This Agreement ("Agreement") is made on 1 May 2020 by') is None
     assert X.extract_title("Exhibit 10.1\n\n2. AMENDMENT\n\nThe parties agree") is None

@@ -517,6 +517,20 @@ def test_the_units_a_column_rescores_hold_the_one_every_own_vector_would_choose(
         ),
         ("Fee", "amount", "The fees are set out in Schedule B.", "no amount read"),
         ("Agreement Date", "date", "made effective December 9, 1996 by and between", "1996-12-09"),
+        # a Document Name is a title, not the sentence it was looked for in (CUAD, Paratek)
+        (
+            "Document Name",
+            "text",
+            "REDACTED MATERIAL IS MARKED WITH [* * *] AND HAS BEEN FILED SEPARATELY WITH THE "
+            "SECURITIES AND EXCHANGE COMMISSION.",
+            "no title read",
+        ),
+        (
+            "Document Name",
+            "text",
+            "EXHIBIT 10.1 OUTSOURCING AGREEMENT This",
+            "OUTSOURCING AGREEMENT",
+        ),
         # a text column still shows what it quotes
         (
             "Counterparty bank",

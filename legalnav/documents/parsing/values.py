@@ -918,6 +918,14 @@ _NUMBERED_LEAD_RX = re.compile(
     + _TITLE_WORD.title()
     + r")\b)?)"
 )
+_RUN_IN_TITLE_RX = re.compile(
+    r"(" + _OWN_LINE_TITLE_RX.pattern + r")(?=[ \t]{2,}|\s*\n|[ \t]+(?:This|THIS)\b)"
+)
+_DATE_PREFIX_RX = re.compile(
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\s+\d{1,2},?\s+\d{4}\s+",
+    re.I,
+)
 # A title broken over two lines after a joining word ("AMENDMENT NO. 2 TO\nFOURTH AMENDED AND
 # RESTATED RECEIVABLES PURCHASE AGREEMENT"): the line break read as a space (same length).
 _TITLE_JOIN_RX = re.compile(
@@ -948,12 +956,19 @@ def _own_line_title(cover: str, at: int) -> Extracted | None:
         if m is None:
             continue
         title = _title_case(line)
-        if re.match(
-            r"^(?:EXHIBIT|SCHEDULE|ANNEX|TABLE\b|\(?[\dA-Z]{1,3}[.)]\s)", title, re.I
-        ) or re.fullmatch(_TITLE_WORD + r"S?", title, re.I):
+        if _not_a_title(title):
             continue
         return Extracted(title, title, start, start + len(line))
     return None
+
+
+def _not_a_title(title: str) -> bool:
+    """A heading that reads like a title but names an attachment, a section ("2. AMENDMENT") or
+    only the kind of instrument ("AGREEMENT")."""
+    return bool(
+        re.match(r"^(?:EXHIBIT|SCHEDULE|ANNEX|TABLE\b|\(?[\dA-Z]{1,3}[.)]\s)", title, re.I)
+        or re.fullmatch(_TITLE_WORD + r"S?", title, re.I)
+    )
 
 
 def extract_title(text: str) -> Extracted | None:
@@ -984,6 +999,15 @@ def extract_title(text: str) -> Extracted | None:
     if numbered is not None:
         title = _title_case(numbered.group(0))
         return Extracted(title, title, numbered.start(), numbered.end())
+    # a title in title case run into the preamble it heads: "Strategic Alliance Agreement   This
+    # agreement is made …"
+    run_in = _RUN_IN_TITLE_RX.match(cover, lead)
+    if run_in is not None:
+        dated = _DATE_PREFIX_RX.match(run_in.group(1))  # "May 04, 2017 Strategic Alliance …"
+        start = run_in.start(1) + (dated.end() if dated else 0)
+        title = _title_case(cover[start : run_in.end(1)])
+        if not _not_a_title(title):
+            return Extracted(title, title, start, run_in.end(1))
     own_line = _own_line_title(cover, at)
     if own_line is not None:
         return own_line
