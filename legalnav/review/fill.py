@@ -627,23 +627,20 @@ def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
         return typed.display, typed.value, ""
     if column.type == "yes_no":
         return "Yes", True, "Yes: the quoted provision answers the question"
-    unread = UNREAD.get(preset.key if preset is not None else "") or UNREAD.get(value_type(column))
-    if unread is not None:
-        # A date, period or amount column shows a value of its type or says it read none; the
-        # provision it found is still quoted in the cell's panel.
-        reason = f"{unread}: the provision quoted is the nearest found, and no {unread[3:-5]} "
-        return unread, None, reason + "could be read from it"
+    noun = "title" if preset is not None and preset.key == "Document Name" else None
+    noun = noun or UNREAD_NOUNS.get(value_type(column))
+    if noun is not None:
+        # A date, period, amount or title column shows a value of its type or says it read
+        # none; the provision it found is still quoted in the cell's panel.
+        unread = f"no {noun} read"
+        reason = f"{unread}: the provision quoted is the nearest found, and no {noun} could be "
+        return unread, None, reason + "read from it"
     return _shorten(quoted[0].text), None, ""
 
 
-# What a typed cell says when its quotation holds no value of its type the reader could read (a
-# Document Name is a title, not the sentence it was looked for in).
-UNREAD = {
-    "date": "no date read",
-    "duration": "no period read",
-    "amount": "no amount read",
-    "Document Name": "no title read",
-}
+# What a typed cell names when its quotation holds no value of its type the reader could read
+# ("no date read"); a Document Name is a title, not the sentence it was looked for in.
+UNREAD_NOUNS = {"date": "date", "duration": "period", "amount": "amount"}
 
 
 def fill_column(

@@ -531,6 +531,17 @@ def test_a_title_run_into_the_preamble_it_heads():
     assert X.extract_title("The Company shall pay. This Agreement is binding") is None
 
 
+def test_a_title_case_title_that_ends_in_licence():
+    # the title-case words were once written as "LICEN[CS]E".title(): "Licen[Cs]E" matched no
+    # "License"
+    assert X.extract_title("Exhibit 10.5\n\nSoftware License\n\nThis licence is").value == (
+        "Software License"
+    )
+    assert X.extract_title("Amendment No. 2 to the Software Licence (this").value == (
+        "Amendment No. 2 to the Software Licence"
+    )
+
+
 def test_a_bare_agreement_is_no_title():
     assert X.extract_title('This Agreement ("Agreement") is made on 1 May 2020 by') is None
     assert X.extract_title("Exhibit 10.1\n\n2. AMENDMENT\n\nThe parties agree") is None

@@ -894,14 +894,15 @@ _THIS_TITLE_RX = re.compile(
     r"Contract|Licen[cs]e|"
     r"Amendment|Lease|Memorandum of Understanding|Addendum))\b(?:\s*\((?:(?:the|this)\s+)?[\"“])",
 )
+# The same words as a title writes them in capitals or in title case ("LICENSE", "License")
+_TITLE_WORD_ANY_CASE = r"(?i:" + _TITLE_WORD + r"S?)"
 # A title on a line of its own further down the cover, past a long confidential-treatment
 # legend: in capitals ("LICENSE, DEVELOPMENT AND COMMERCIALIZATION AGREEMENT") or in title case
 # ("Reseller Agreement", "e-business Hosting Agreement"), at most 18 words, the whole line.
 _OWN_LINE_TITLE_RX = re.compile(
     r"(?-i:(?:[A-Z0-9][A-Z0-9,.&'’/\-]*(?:[ \t]+[A-Z0-9,.&'’/\-]+){0,15}?"
     r"|[A-Za-z0-9][\w,.&'’/\-]*(?:[ \t]+(?:[A-Z0-9][\w,.&'’/\-]*|of|for|and|to|on|the|in)){0,15}?)"
-    r"[ \t]+(?:" + _TITLE_WORD + r"S?|" + _TITLE_WORD.title() + r"s?)"
-    r"(?:[ \t]+(?:NO\.|No\.)[ \t]*\d+)?)"
+    r"[ \t]+" + _TITLE_WORD_ANY_CASE + r"(?:[ \t]+(?:NO\.|No\.)[ \t]*\d+)?)"
 )
 # An amendment's title is "AMENDMENT NO. 2" as often as "SECOND AMENDMENT"
 _NUMBERED_TITLE_RX = re.compile(
@@ -912,11 +913,8 @@ _NUMBERED_TITLE_RX = re.compile(
 _NUMBERED_LEAD_RX = re.compile(
     _NUMBERED_TITLE_RX.pattern
     + r"(?-i:(?:[ \t]+(?:TO|to)[ \t]+(?:(?:THE|the)[ \t]+)?(?:[A-Z][\w&,'’\-]*[ \t]+){0,8}?"
-    + r"(?:"
-    + _TITLE_WORD
-    + r"|"
-    + _TITLE_WORD.title()
-    + r")\b)?)"
+    + _TITLE_WORD_ANY_CASE
+    + r"\b)?)"
 )
 _RUN_IN_TITLE_RX = re.compile(
     r"(" + _OWN_LINE_TITLE_RX.pattern + r")(?=[ \t]{2,}|\s*\n|[ \t]+(?:This|THIS)\b)"
@@ -994,7 +992,7 @@ def extract_title(text: str) -> Extracted | None:
         ):
             return Extracted(title, title, at + line.start("title"), at + line.end("title"))
     # a numbered amendment whose title is all of its first words: "AMENDMENT NO. 1 Dated as of …"
-    lead = len(cover) - len(cover[at:].lstrip())
+    lead = re.compile(r"\s*").match(cover, at).end()  # type: ignore[union-attr]
     numbered = _NUMBERED_LEAD_RX.match(cover, lead)
     if numbered is not None:
         title = _title_case(numbered.group(0))
