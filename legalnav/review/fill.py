@@ -632,7 +632,7 @@ def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
     if noun is not None:
         # A date, period, amount or title column shows a value of its type or says it read
         # none; the provision it found is still quoted in the cell's panel.
-        unread = f"no {noun} read"
+        unread = f"no {noun} read"  # one of UNREAD_VALUES
         reason = f"{unread}: the provision quoted is the nearest found, and no {noun} could be "
         return unread, None, reason + "read from it"
     return _shorten(quoted[0].text), None, ""
@@ -641,6 +641,7 @@ def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
 # What a typed cell names when its quotation holds no value of its type the reader could read
 # ("no date read"); a Document Name is a title, not the sentence it was looked for in.
 UNREAD_NOUNS = {"date": "date", "duration": "period", "amount": "amount"}
+UNREAD_VALUES = frozenset(f"no {noun} read" for noun in (*UNREAD_NOUNS.values(), "title"))
 
 
 def fill_column(
@@ -747,6 +748,11 @@ def fill_column(
             f"(confidence {confidence:.2f}, below this column's {yes_at:.2f} for a Yes)"
         )
     sure = None
+    if typed is None and value in UNREAD_VALUES:
+        # "no date read": the cell found a provision but holds no value a reviewer can sign off,
+        # so the value is as unsure as it gets and the grid's low-confidence filter shows it,
+        # whatever the quotation's own confidence (dates_resolve clears this when it reads one).
+        sure = 0.0
     if vote is not None and vote.chance:
         if vote.yes and value.startswith("Yes"):
             sure = vote.p
@@ -1026,6 +1032,7 @@ def dates_resolve(cells: list[Cell], fill_preset: Callable[[str], Cell | None]) 
     if effective is not None and effective.found and effective.typed is None and opening:
         if _OPENING_DATE_RX.search(quote):
             effective.typed = opening
+            effective.value_confidence = None  # a date now: the quotation's confidence again
             # As much of the date as the Agreement Date has ("2000" of a blank form's date).
             effective.value = agreement.value if agreement is not None else opening.isoformat()
             effective.reason = (

@@ -387,6 +387,33 @@ def test_typed_thresholds_apply_after_the_dates_are_read_together(tmp_path):
         assert c.confidence >= calibration.COLUMN_THRESHOLDS.get(name, 0.0), c.key
 
 
+def test_a_typed_cell_that_read_no_value_is_marked_for_review(tmp_path):
+    """A date column whose nearest provision holds no date says "no date read" with no certainty
+    of its own (0.0), so the grid's low-confidence filter shows it whatever the quotation's
+    confidence; a cell that read its date keeps the quotation's."""
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from legalnav.review.columns import preset_column
+    from legalnav.review.models import LOW_CONFIDENCE
+    from legalnav.review.models import Cell as GridCell
+    from tests.conftest import REPO
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    dateless = Column("Law date", "Which law governs this agreement and its disputes?", "date")
+    agreement = preset_column("Agreement Date")
+    assert agreement is not None
+    unread, dated = fill.fill_document(
+        text=text, retriever=retriever, columns=[dateless, agreement],
+        constants=fill.Constants(threshold=0.0),
+    )  # fmt: skip
+    assert unread.found and unread.value == "no date read" and unread.typed is None
+    assert unread.value_confidence == 0.0
+    assert GridCell(found=True, confidence=max(unread.confidence, LOW_CONFIDENCE),
+                    value_confidence=unread.value_confidence).low_confidence  # fmt: skip
+    assert dated.typed is not None and dated.value_confidence is None
+
+
 def test_a_sentence_whose_words_every_passage_uses_scores_no_match_not_an_error(
     tmp_path, monkeypatch
 ):

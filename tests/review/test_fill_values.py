@@ -67,17 +67,15 @@ def test_the_start_the_term_names_wins_and_a_missing_column_is_filled():
 
 
 def test_an_effective_date_first_written_above_is_the_agreement_date():
-    cells = [
-        _cell("Agreement Date", "2018-10-30", dt.date(2018, 10, 30)),
-        _cell(
-            "Effective Date",
-            '"Effective Date" means the date first written above.',
-            None,
-            '"Effective Date" means the date first written above.',
-        ),
-    ]
+    # As the filler leaves it: no date in the quotation, so "no date read" and no certainty.
+    effective = _cell(
+        "Effective Date", "no date read", None, '"Effective Date" means the date first written above.'
+    )
+    effective.value_confidence = 0.0
+    cells = [_cell("Agreement Date", "2018-10-30", dt.date(2018, 10, 30)), effective]
     fill.dates_resolve(cells, lambda key: None)
     assert cells[1].value == "2018-10-30" and "Agreement Date" in cells[1].reason
+    assert cells[1].value_confidence is None  # a date now: the quotation's confidence shows
 
 
 def test_a_start_with_only_its_year_gives_an_end_with_only_its_year():
