@@ -69,7 +69,10 @@ def test_the_start_the_term_names_wins_and_a_missing_column_is_filled():
 def test_an_effective_date_first_written_above_is_the_agreement_date():
     # As the filler leaves it: no date in the quotation, so "no date read" and no certainty.
     effective = _cell(
-        "Effective Date", "no date read", None, '"Effective Date" means the date first written above.'
+        "Effective Date",
+        "no date read",
+        None,
+        '"Effective Date" means the date first written above.',
     )
     effective.value_confidence = 0.0
     cells = [_cell("Agreement Date", "2018-10-30", dt.date(2018, 10, 30)), effective]
