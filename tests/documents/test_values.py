@@ -508,6 +508,55 @@ def test_the_whole_title_and_not_the_preamble_after_it(text, title):
     assert X.extract_title(text).value == title
 
 
+@pytest.mark.parametrize(
+    "text, title",
+    [
+        # CUAD covers: the company's name before the title on its line, the preamble naming the
+        # instrument by the words after it, or a wide gap after the name on a cover of parties
+        (
+            "EXHIBIT 10.9     GLOBAL MUSIC INTERNATIONAL, INC. DBA IMNTV CONTENT LICENSE AGREEMENT"
+            '\n\nThis Content License Agreement ("Agreement") is between Global Music',
+            "CONTENT LICENSE AGREEMENT",
+        ),
+        (
+            "DATED: OCTOBER 15, 2009\n\nPACIRA PHARMACEUTICALS, INC.\n\nand\n\nEKR THERAPEUTICS, "
+            "INC.        AMENDED AND RESTATED   STRATEGIC LICENSING, DISTRIBUTION AND MARKETING "
+            "AGREEMENT\n\n\n\nTHIS AMENDED AND RESTATED",
+            "AMENDED AND RESTATED STRATEGIC LICENSING, DISTRIBUTION AND MARKETING AGREEMENT",
+        ),
+        # a name that is part of the title stays: no preamble names it otherwise, no gap
+        (
+            "CISCO SYSTEMS, INC. RESELLER AGREEMENT\n\nThis Agreement is made by",
+            "CISCO SYSTEMS, INC. RESELLER AGREEMENT",
+        ),
+        # the SEC's legend of 2019 on, its "(I)" and "(II)" included
+        (
+            "EXHIBIT 4.25 INFORMATION IN THIS EXHIBIT IDENTIFIED BY [ * * * ] IS CONFIDENTIAL AND "
+            "HAS BEEN EXCLUDED BECAUSE IT IS BOTH (I) NOT MATERIAL AND (II) WOULD LIKELY CAUSE "
+            "COMPETITIVE HARM TO THE REGISTRANT IF PUBLICLY DISCLOSED. SERVICES AGREEMENT This "
+            'Services Agreement (this "Agreement") is entered into',
+            "SERVICES AGREEMENT",
+        ),
+        # a title set out over lines of its own (CUAD, Veoneer; EDGAR 2020, ud30)
+        (
+            "Exhibit 10.11\n\nAMENDMENT AND TERMINATION\n\nOF\n\nJOINT VENTURE AGREEMENT\n\nThis "
+            "AMENDMENT AND TERMINATION",
+            "AMENDMENT AND TERMINATION OF JOINT VENTURE AGREEMENT",
+        ),
+        (
+            "Exhibit 10.1\n\nEXECUTION VERSION\n\nAMENDED AND RESTATED\n\nLIMITED LIABILITY COMPANY "
+            "AGREEMENT\n\nOF\n\nMGP BREIT VENTURE 1 LLC\n\na Delaware limited liability company",
+            "AMENDED AND RESTATED LIMITED LIABILITY COMPANY AGREEMENT OF MGP BREIT VENTURE 1 LLC",
+        ),
+    ],
+)
+def test_a_title_set_out_on_a_cover(text, title):
+    found = X.extract_title(text)
+    assert found is not None and found.value == title
+    # the offsets are the title's own, in the text as given
+    assert " ".join(text[found.start : found.end].split()) == title
+
+
 def test_a_numbered_amendment_at_the_head_of_a_passage():
     # CUAD (Glu Mobile, Amendment No. 1): the grid reads the preamble as one passage
     text = (

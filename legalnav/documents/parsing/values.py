@@ -873,8 +873,10 @@ _BANNER_RX = re.compile(  # matched at a position: no "^", which would hold at 0
     r"certain (?:identified )?information[^.]{0,400}\.|"
     # a sentence of the SEC's confidential-treatment legend ("Portions … have been omitted and
     # filed separately with the Securities and Exchange Commission pursuant to Rule 24b-2.")
+    # or the legend of 2019 on ("… IS CONFIDENTIAL AND HAS BEEN EXCLUDED BECAUSE IT IS BOTH (I) NOT
+    # MATERIAL AND (II) WOULD LIKELY CAUSE COMPETITIVE HARM …")
     r"(?:[^.\n]|\n(?!\s*\n)|\.(?=\S)){0,400}?\b(?:omitted|filed\s+separately|redacted|"
-    r"confidential\s+treatment|rule\s+24b-2|regulation\s+s-k)\b"
+    r"confidential\s+treatment|rule\s+24b-2|regulation\s+s-k|has\s+been\s+excluded)\b"
     r"(?:\b(?:INC|Inc|LTD|Ltd|CORP|Corp|CO|Co|NO|No)\.|[^.\n]|\n(?!\s*\n)|\.(?=\S)){0,400}?"
     r"(?:\.(?=\s)|(?=\n\s*\n)))"
     r"[\s:.\-–—]*",
@@ -925,9 +927,20 @@ _DATE_PREFIX_RX = re.compile(
     re.I,
 )
 # A title broken over two lines after a joining word ("AMENDMENT NO. 2 TO\nFOURTH AMENDED AND
-# RESTATED RECEIVABLES PURCHASE AGREEMENT"): the line break read as a space (same length).
+# RESTATED RECEIVABLES PURCHASE AGREEMENT", "AMENDED AND RESTATED\n\nLIMITED PARTNERSHIP
+# AGREEMENT"): the line breaks read as spaces (same length).
 _TITLE_JOIN_RX = re.compile(
-    r"(?-i:\b(?:TO|OF|FOR|AND|ON|THE|Of|For|And|To|On)[ \t]*\n(?=[ \t]*[A-Z]))"
+    r"(?-i:\b(?:TO|OF|FOR|AND|ON|THE|RESTATED|Of|For|And|To|On)[ \t]*\n(?:[ \t]*\n)?(?=[ \t]*[A-Z])"
+    # ... or set apart with its joining word on a line of its own: "AMENDMENT AND TERMINATION\n\n
+    # OF\n\nJOINT VENTURE AGREEMENT"
+    r"|(?<=[A-Z])[ \t]*\n[ \t]*\n?[ \t]*(?:OF|TO|FOR|AND)[ \t]*\n[ \t]*\n?(?=[ \t]*[A-Z]))"
+)
+# A company's name printed before the title on its line ("GLOBAL MUSIC INTERNATIONAL, INC. DBA
+# IMNTV CONTENT LICENSE AGREEMENT", a cover's "EKR THERAPEUTICS, INC.    AMENDED AND RESTATED …"):
+# the name ends at its company-form word.
+_COMPANY_END_RX = re.compile(
+    r"(?-i:\b(?:INC|CORP|CORPORATION|LTD|LIMITED|LLC|L\.L\.C|L\.P|LP|PLC|CO|N\.V|B\.V|S\.A|AG|"
+    r"GMBH)\b\.?,?)"
 )
 _TITLE_SCAN_CHARS = 3000
 
@@ -960,6 +973,36 @@ def _own_line_title(cover: str, at: int) -> Extracted | None:
     return None
 
 
+def _named_before(cover: str, start: int, end: int) -> int:
+    """Where a title line's title starts when a company's name comes first on the line: past the
+    name where the preamble names the instrument by the words after it ('This Content License
+    Agreement ("Agreement")'), or where a wide gap follows the name (a cover that prints the
+    parties, then the title); 0 when no name comes first."""
+    ends = [m.end() for m in _COMPANY_END_RX.finditer(cover, start, end)]
+    if not ends:
+        return 0
+    rest = cover[ends[-1] : end]
+    gap = re.match(r"[ \t]{2,}", rest)
+    if gap is not None and re.search(_TITLE_WORD, rest):
+        return ends[-1] + gap.end()
+    preamble = _THIS_TITLE_RX.search(cover, end)
+    if preamble is None:
+        return 0
+    own = " ".join(preamble.group("title").split()).lower()
+    line = " ".join(cover[start:end].split()).lower()
+    if len(own.split()) >= 2 and line.endswith(" " + own):
+        return end - len(cover[start:end].rstrip()) + _tail_start(cover[start:end], own)
+    return 0
+
+
+def _tail_start(line: str, own: str) -> int:
+    """The offset in ``line`` where its last words, ``own`` (spaces collapsed, lower case),
+    begin."""
+    words = own.split()
+    found = list(re.finditer(r"\S+", line))[-len(words) :]
+    return found[0].start()
+
+
 def _not_a_title(title: str) -> bool:
     """A heading that reads like a title but names an attachment, a section ("2. AMENDMENT") or
     only the kind of instrument ("AGREEMENT")."""
@@ -984,13 +1027,17 @@ def extract_title(text: str) -> Extracted | None:
     head = cover[at : at + 400]
     line = _TITLE_LINE_RX.search(head)
     if line is not None and line.start() < 200:
-        title = re.sub(r"^THIS\s+", "", _title_case(line.group("title")))
+        start = at + line.start("title")
+        named = _named_before(cover, start, at + line.end("title"))
+        if named:
+            start = named
+        title = re.sub(r"^THIS\s+", "", _title_case(cover[start : at + line.end("title")]))
         if (
             len(title.split()) <= 16
             and not re.match(r"^(?:EXHIBIT|SCHEDULE|ANNEX)\b", title)
             and not re.fullmatch(_TITLE_WORD + r"S?", title)
         ):
-            return Extracted(title, title, at + line.start("title"), at + line.end("title"))
+            return Extracted(title, title, start, at + line.end("title"))
     # a numbered amendment whose title is all of its first words: "AMENDMENT NO. 1 Dated as of …"
     lead = re.compile(r"\s*").match(cover, at).end()  # type: ignore[union-attr]
     numbered = _NUMBERED_LEAD_RX.match(cover, lead)
