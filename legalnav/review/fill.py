@@ -47,6 +47,7 @@ from legalnav.documents.parsing.values import (
     Extracted,
     date_precision,
     extract_dates,
+    extract_title,
     extractor_for,
 )
 from legalnav.retrieval import topics
@@ -950,7 +951,30 @@ def fill_document(
         return one(column, view.question_vectors([column.search_text])[0], k.thresholds)
 
     dates_resolve(cells, helper)
+    title_resolve(cells, text)
     return [typed_cut(cell, k.thresholds) for cell in cells]
+
+
+def title_resolve(cells: list[Cell], text: str) -> None:
+    """A found Document Name cell shows the title the document gives itself at its head, as
+    indexing reads it for the matter page (``extract_title`` over the whole cover: past banners
+    and legends, a title set out over lines read whole), quoting it there; the passage the column
+    found, often a preamble that names the instrument in part, is read only where the cover has
+    no title. In place."""
+    cell = next(
+        (c for c in cells if (p := preset_column(c.key)) and p.key == "Document Name"), None
+    )
+    if cell is None or not cell.found:
+        return
+    title = extract_title(text)
+    if title is None or title.end <= title.start:
+        return
+    if cell.typed == title.value and (title.start, title.end) in cell.spans:
+        return
+    cell.value, cell.typed = title.display, title.value
+    cell.spans = [(title.start, title.end)]
+    cell.value_confidence = None
+    cell.reason = "the title the document gives itself at its head (the matter page shows the same)"
 
 
 def typed_cut(cell: Cell, thresholds: dict[str, float]) -> Cell:

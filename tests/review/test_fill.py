@@ -414,6 +414,34 @@ def test_a_typed_cell_that_read_no_value_is_marked_for_review(tmp_path):
     assert dated.typed is not None and dated.value_confidence is None
 
 
+def test_the_document_name_is_the_title_at_the_documents_head(tmp_path):
+    """The Document Name cell shows and quotes the title the matter page shows (read over the
+    whole cover), not the words of the passage the column found."""
+    from legalnav.documents.parsing.values import extract_title
+    from legalnav.retrieval.adhoc import AdHocCorpora
+    from legalnav.review.columns import preset_column
+    from tests.conftest import REPO
+
+    path = str(REPO / "demo" / "documents" / "bioamber-development-agreement.txt")
+    corpora = AdHocCorpora(tmp_path)
+    text, retriever = corpora.text(path), corpora.retriever([path])
+    column = preset_column("Document Name")
+    assert column is not None
+    (cell,) = fill.fill_document(
+        text=text, retriever=retriever, columns=[column], constants=fill.Constants(threshold=0.0)
+    )
+    title = extract_title(text)
+    assert title is not None and title.value == "DEVELOPMENT AGREEMENT"
+    assert cell.value == title.value and cell.spans == [(title.start, title.end)]
+    assert text[title.start : title.end] == "DEVELOPMENT AGREEMENT"
+    # a found cell of a text with no title on its cover keeps what its passage gave
+    found = fill.Cell("Document Name", "no title read", [(0, 5)], 0.9, "text")
+    fill.title_resolve([found], "1. Definitions. Words have meanings.")
+    assert found.value == "no title read" and found.spans == [(0, 5)]
+    fill.title_resolve([found], "SUPPLY AGREEMENT\n\nThis Supply Agreement is made")
+    assert found.value == "SUPPLY AGREEMENT" and found.spans == [(0, 16)]
+
+
 def test_a_sentence_whose_words_every_passage_uses_scores_no_match_not_an_error(
     tmp_path, monkeypatch
 ):
