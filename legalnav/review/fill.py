@@ -958,9 +958,9 @@ def fill_document(
 def title_resolve(cells: list[Cell], text: str) -> None:
     """A found Document Name cell shows the title the document gives itself at its head, as
     indexing reads it for the matter page (``extract_title`` over the whole cover: past banners
-    and legends, a title set out over lines read whole), quoting it there; the passage the column
-    found, often a preamble that names the instrument in part, is read only where the cover has
-    no title. In place."""
+    and legends, a title set out over lines read whole), and quotes it beside the passage found;
+    that passage, often a preamble that names the instrument in part, is read only where the
+    cover has no title. In place."""
     cell = next(
         (c for c in cells if (p := preset_column(c.key)) and p.key == "Document Name"), None
     )
@@ -969,10 +969,13 @@ def title_resolve(cells: list[Cell], text: str) -> None:
     title = extract_title(text)
     if title is None or title.end <= title.start:
         return
-    if cell.typed == title.value and (title.start, title.end) in cell.spans:
+    if not any(a <= title.start and title.end <= b for a, b in cell.spans):
+        # quoted beside the passage found (which, in CUAD's marking, is as often the preamble's
+        # "This Services Agreement" as the heading)
+        cell.spans = sorted([*cell.spans, (title.start, title.end)])
+    if cell.typed == title.value:
         return
     cell.value, cell.typed = title.display, title.value
-    cell.spans = [(title.start, title.end)]
     cell.value_confidence = None
     cell.reason = "the title the document gives itself at its head (the matter page shows the same)"
 
