@@ -154,6 +154,38 @@ def test_an_amendment_is_dated_by_its_own_date_not_the_agreements():
     assert parsed.effective_date.isoformat() == "2011-07-05"
 
 
+FILLER = "1. Services. The Distributor shall resell the Products in the Territory.\n\n" * 30
+
+
+@pytest.mark.parametrize(
+    "text, dated",
+    [
+        # no date in the opening: the day the last party signed (CUAD, Gridiron)
+        (
+            "SUPPLY AGREEMENT\n\n" + FILLER + "BY: /s/ Thomas A. Gallo BY: /s/ Timothy S Orr\n"
+            "Date: 1/26/2020 Date: 1/27/2020\nTermination Date: 12/31/2023",
+            "2020-01-27",
+        ),
+        # a short agreement whose opening ends in its signatures (CUAD, Etelos)
+        (
+            "DISTRIBUTOR AGREEMENT\n\n" + FILLER[:1500] + "Title: President Date: 7/1/98\n"
+            "Title: Vice President Date: 7/7/98",
+            "1998-07-07",
+        ),
+        # a "Date:" under the title is the document's own (CUAD, TriZetto)
+        (
+            "TECHNICAL INFRASTRUCTURE MAINTENANCE AGREEMENT\n\nDate:      March 1, 1998\n\n"
+            + FILLER
+            + "Date: March 4, 1998      Date: March 5, 1998",
+            "1998-03-01",
+        ),
+    ],
+)
+def test_a_document_is_dated_by_its_opening_else_its_last_signature(text, dated):
+    parsed = parse_document(text)
+    assert parsed.effective_date is not None and parsed.effective_date.isoformat() == dated
+
+
 @pytest.mark.parametrize(
     "title, kind",
     [

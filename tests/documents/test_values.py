@@ -21,6 +21,12 @@ from tests.review.cuad import contract_text, dev_gold
         ("effective 15 March 2019", dt.date(2019, 3, 15)),
         ("this 20t h day of November, 2018", dt.date(2018, 11, 20)),
         ("on Sept. 3, 2004", dt.date(2004, 9, 3)),
+        # CUAD: a space before the comma, and a day that cannot be a month comes first
+        ("THIS AGREEMENT IS MADE ON THE 19 DAY OF MAY , 2010 PARTIES", dt.date(2010, 5, 19)),
+        ("executed on the 1st day of JUNE , 2006 , but", dt.date(2006, 6, 1)),
+        ("EXHIBIT 10.43 Dated 29/3/18 Distributorship agreement", dt.date(2018, 3, 29)),
+        ("Hosting Agreement between ELEPHANT TALK and T-Mobile, 18/9/2008", dt.date(2008, 9, 18)),
+        ("signed 3/4/11", dt.date(2011, 3, 4)),  # both could be months: US order
     ],
 )
 def test_dates(text, expected):
@@ -444,6 +450,16 @@ def test_an_amendment_that_names_itself_keeps_its_own_date():
     # what it amends, and the amendment before it, are other instruments' dates
     later = text[text.index("amending") :]
     assert X.extract_agreement_date(later) is None
+
+
+def test_another_instruments_date_past_an_abbreviation_is_its_own():
+    # CUAD (Azul, an amendment): "ref." ends no sentence
+    text = (
+        "Amendment n° 01 to the Global Maintenance Agreement ref. DS/C-3957/14 Issue 7 dated "
+        "March 9t h , 2015 BETWEEN AZUL and AVIONS. This amendment is entered into on January "
+        "6th, 2016."
+    )
+    assert X.extract_agreement_date(text).value == dt.date(2016, 1, 6)
 
 
 def test_a_date_something_falls_due_on_is_not_the_agreements():

@@ -26,8 +26,10 @@ from legalnav.documents.parsing.structure.nodes import ParsedNode, TocEntry
 from legalnav.documents.parsing.structure.parser import parse_structure
 from legalnav.documents.parsing.trie import phrase_regex
 from legalnav.documents.parsing.values import (
+    Extracted,
     date_precision,
     extract_agreement_date,
+    extract_dates,
     extract_title,
 )
 
@@ -85,6 +87,30 @@ def _guess_title(nodes: list[ParsedNode]) -> str:  # the fallback of parse_docum
 _DATE_OPENING_CHARS = 3000
 
 
+_HEADER_CHARS = 600
+# A date a signature block gives ("Date: January 27, 2020", "Dated: 12/14/15")
+_SIGNED_AT_RX = re.compile(r"\b(?:date|dated|date signed)\s*:\s*$", re.I)
+
+
+# ... and not a date a term runs to or from ("Termination Date: 12/31/2023")
+_TERM_DATE_RX = re.compile(
+    r"\b(?:effective|termination|expiration|expiry|commencement|start|end|due|closing|delivery|"
+    r"renewal|launch|payment|invoice)\s+date\s*:\s*$",
+    re.I,
+)
+
+
+def _signed_dates(text: str) -> list[Extracted]:
+    """The full dates written after a "Date:" label: a signature block's."""
+    return [
+        d
+        for d in extract_dates(text)
+        if date_precision(d.display) == "day"
+        and _SIGNED_AT_RX.search(before := text[max(0, d.start - 60) : d.start])
+        and not _TERM_DATE_RX.search(before)
+    ]
+
+
 def _guess_date(text: str) -> date | None:
     """The date the document bears: the first full date of its opening that is not another
     instrument's (an amendment's "to the Agreement dated April 15, 2010") nor a date something
@@ -92,11 +118,17 @@ def _guess_date(text: str) -> date | None:
     "dated", "made" or "entered into" in its first 20,000 characters. On the CUAD contracts with
     an Agreement Date: 280 of 337 right, against 185 with the second rule alone."""
     own = extract_agreement_date(text[:_DATE_OPENING_CHARS])
+    signed = _signed_dates(text)
     if own is not None and date_precision(own.display) == "day":
+        if own.start > _HEADER_CHARS and any(d.start == own.start for d in signed):
+            # a short agreement whose first date is a signature's: it bears the last of them (a
+            # "Date:" under the title is the document's own)
+            return max(d.value for d in signed)  # type: ignore[no-any-return]
         return own.value  # type: ignore[no-any-return]
     m = _DATED.search(text[:20000])
     if not m:
-        return None
+        # no date in the opening: the day the last party signed ("Date: 1/27/2020")
+        return max(d.value for d in signed) if signed else None  # type: ignore[no-any-return]
     raw = re.sub(r"(?<=\d)(st|nd|rd|th)", "", m.group("d"))
     raw = re.sub(r"\bday\s+of\s+", "", raw).replace(",", " ")
     raw = re.sub(r"\s+", " ", raw).strip()

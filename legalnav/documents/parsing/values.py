@@ -91,10 +91,11 @@ _DAY_RX = r"(?P<day>[0-3]?\d)\s?(?:[s5]\s?t|n\s?d|r\s?d|t\s?h)?"
 _DATE_PATTERNS = [
     # the 1st day of January, 2020
     re.compile(
-        _DAY_RX + r"\s+day\s+of\s+" + _MONTH_RX + r",?\s+(?:in the year\s+)?(?P<year>\d{4})", re.I
+        _DAY_RX + r"\s+day\s+of\s+" + _MONTH_RX + r"\s*,?\s+(?:in the year\s+)?(?P<year>\d{4})",
+        re.I,
     ),
-    # January 1, 2020 / Jan. 1st 2020
-    re.compile(_MONTH_RX + r"\s+" + _DAY_RX + r"(?:,\s*|\s+)(?P<year>\d{4})\b", re.I),
+    # January 1, 2020 / Jan. 1st 2020 / JUNE 1 , 2006
+    re.compile(_MONTH_RX + r"\s+" + _DAY_RX + r"(?:\s*,\s*|\s+)(?P<year>\d{4})\b", re.I),
     # 1 January 2020
     re.compile(r"\b" + _DAY_RX + r"\s+" + _MONTH_RX + r",?\s+(?P<year>\d{4})\b", re.I),
     # 2020-01-31
@@ -143,10 +144,14 @@ def extract_dates(text: str) -> list[Extracted]:
                 month = _month_number(parts["month"])
             else:
                 month = int(parts["mnum"]) if parts.get("mnum") else None
+            day_number = int(parts["day"]) if parts.get("day") else 1
+            if month is not None and month > 12 >= day_number and parts.get("mnum"):
+                # "29/3/18", "18/9/2008": no month 29, so the day comes first (a European form)
+                month, day_number = day_number, month
             year = int(parts["year"])
             if year < 100:
                 year += 2000 if year < 50 else 1900
-            day = int(parts["day"]) if parts.get("day") else 1
+            day = day_number
             try:
                 value = dt.date(year, 1 if month is None else month, day)
             except ValueError:
@@ -186,7 +191,8 @@ _DATED_TAIL = (
     r"\b(?:entered\s+into|dated|made|executed|signed)(?:\s+(?:on|as\s+of|effective))?\s*"
     r"(?:the\s+)?$"
 )
-_NOT_ITSELF = r"(?:(?!\(\s*this\b)[^.;])"
+# (a period that ends no sentence is read past: "Agreement ref. DS/C-3957/14 Issue 7 dated")
+_NOT_ITSELF = r"(?:(?!\(\s*this\b)(?:[^.;]|(?<=\b[Rr]ef)\.|(?<=\b[Nn]o)\.|\.(?=\S)))"
 _OTHER_INSTRUMENT_RX = re.compile(
     r"\b(?:to|of|under|amends?|amending|restat\w*|supplement\w*)\s+(?:the|that\s+certain|a|an)\s+"
     r"[^.;]{0,80}?\b(?:agreement|contract|lease|indenture|licen[cs]e)\b"
