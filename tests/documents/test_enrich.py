@@ -172,6 +172,22 @@ FILLER = "1. Services. The Distributor shall resell the Products in the Territor
             "Title: Vice President Date: 7/7/98",
             "1998-07-07",
         ),
+        # an amendment's opening names only the amended agreement's date and the date its term
+        # is extended to (CUAD, Cisco Amendment): its signatures date it
+        (
+            "AMENDMENT\n\nWHEREAS, Cisco and Distributor have previously entered into the "
+            "Agreement dated January 22, 2007, and\n\n1. The Term of the Agreement is hereby "
+            "extended to January 20, 2012.\n\n" + FILLER + "DATE: 8/4/10 DATE: 7-29-10",
+            "2010-08-04",
+        ),
+        # a form's blank date, then the day it takes effect (CUAD, Pharmagen)
+        (
+            'ENDORSEMENT AGREEMENT\n\nThis Agreement (the "Agreement") is dated as of this ____day '
+            "of ____________, 2012, but made effective as of February 20, 2012\n\n"
+            + FILLER
+            + "Date: March 8, 2012",
+            "2012-02-20",
+        ),
         # a "Date:" under the title is the document's own (CUAD, TriZetto)
         (
             "TECHNICAL INFRASTRUCTURE MAINTENANCE AGREEMENT\n\nDate:      March 1, 1998\n\n"

@@ -115,20 +115,24 @@ def _guess_date(text: str) -> date | None:
     """The date the document bears: the first full date of its opening that is not another
     instrument's (an amendment's "to the Agreement dated April 15, 2010") nor a date something
     falls due on, as the review grid's Agreement Date reads it; else the first date written after
-    "dated", "made" or "entered into" in its first 20,000 characters. On the CUAD contracts with
-    an Agreement Date: 280 of 337 right, against 185 with the second rule alone."""
-    own = extract_agreement_date(text[:_DATE_OPENING_CHARS])
+    "dated", "made" or "entered into" in its first 20,000 characters; else the last date a
+    signature block gives. A short document whose opening ends in its signatures takes the last
+    of them. On the CUAD contracts with an Agreement Date: 295 of 338 right, against 185 with
+    the "dated" rule alone."""
+    own = extract_agreement_date(text[:_DATE_OPENING_CHARS], full=True)
     signed = _signed_dates(text)
-    if own is not None and date_precision(own.display) == "day":
+    if own is not None:
         if own.start > _HEADER_CHARS and any(d.start == own.start for d in signed):
             # a short agreement whose first date is a signature's: it bears the last of them (a
             # "Date:" under the title is the document's own)
             return max(d.value for d in signed)  # type: ignore[no-any-return]
         return own.value  # type: ignore[no-any-return]
+    if signed:
+        # no date of its own in the opening: the day the last party signed ("Date: 1/27/2020")
+        return max(d.value for d in signed)  # type: ignore[no-any-return]
     m = _DATED.search(text[:20000])
     if not m:
-        # no date in the opening: the day the last party signed ("Date: 1/27/2020")
-        return max(d.value for d in signed) if signed else None  # type: ignore[no-any-return]
+        return None
     raw = re.sub(r"(?<=\d)(st|nd|rd|th)", "", m.group("d"))
     raw = re.sub(r"\bday\s+of\s+", "", raw).replace(",", " ")
     raw = re.sub(r"\s+", " ", raw).strip()

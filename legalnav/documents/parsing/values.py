@@ -194,7 +194,7 @@ _DATED_TAIL = (
 # (a period that ends no sentence is read past: "Agreement ref. DS/C-3957/14 Issue 7 dated")
 _NOT_ITSELF = r"(?:(?!\(\s*this\b)(?:[^.;]|(?<=\b[Rr]ef)\.|(?<=\b[Nn]o)\.|\.(?=\S)))"
 _OTHER_INSTRUMENT_RX = re.compile(
-    r"\b(?:to|of|under|amends?|amending|restat\w*|supplement\w*)\s+(?:the|that\s+certain|a|an)\s+"
+    r"\b(?:to|of|under|into|amends?|amending|restat\w*|supplement\w*)\s+(?:the|that\s+certain|a|an)\s+"
     r"[^.;]{0,80}?\b(?:agreement|contract|lease|indenture|licen[cs]e)\b"
     + _NOT_ITSELF
     + r"{0,60}?"
@@ -204,8 +204,13 @@ _OTHER_INSTRUMENT_RX = re.compile(
     re.I,
 )
 # A date something falls due or ends on is not a date the instrument bears: 'Senior Notes due
-# August 1, 2020' on a note purchase agreement's cover.
-_DUE_RX = re.compile(r"\b(?:due|matur\w*|expir\w*)(?:\s+(?:on|as\s+of))?\s*(?:the\s+)?$", re.I)
+# August 1, 2020' on a note purchase agreement's cover, 'the Term … is hereby extended to January
+# 20, 2012' in an amendment.
+_DUE_RX = re.compile(
+    r"\b(?:due|matur\w*|expir\w*|extended\s+(?:to|until|through)|until)(?:\s+(?:on|as\s+of))?\s*"
+    r"(?:the\s+)?$",
+    re.I,
+)
 
 
 def own_dates(text: str) -> list[Extracted]:
@@ -217,10 +222,13 @@ def own_dates(text: str) -> list[Extracted]:
     ]
 
 
-def extract_agreement_date(text: str) -> Extracted | None:
+def extract_agreement_date(text: str, *, full: bool = False) -> Extracted | None:
     """The date the instrument itself bears: its first date that is not the date of an
-    agreement it amends or refers to."""
+    agreement it amends or refers to (``full``: its first with a day, past a form's blank
+    "this ____ day of ________, 2012")."""
     dates = [d for d in own_dates(text) if not _DUE_RX.search(text[max(0, d.start - 30) : d.start])]
+    if full:
+        dates = [d for d in dates if date_precision(d.display) == "day"]
     return dates[0] if dates else None
 
 
