@@ -114,10 +114,10 @@ def _signed_dates(text: str) -> list[Extracted]:
 def _guess_date(text: str) -> date | None:
     """The date the document bears: the first full date of its opening that is not another
     instrument's (an amendment's "to the Agreement dated April 15, 2010") nor a date something
-    falls due on, as the review grid's Agreement Date reads it; else the first date written after
-    "dated", "made" or "entered into" in its first 20,000 characters; else the last date a
-    signature block gives. A short document whose opening ends in its signatures takes the last
-    of them. On the CUAD contracts with an Agreement Date: 295 of 338 right, against 185 with
+    falls due on, as the review grid's Agreement Date reads it; else the last date a signature
+    block gives; else the first date written after "dated", "made" or "entered into" in its first
+    20,000 characters. A short document whose opening ends in its signatures takes the last of
+    them. On the CUAD contracts with an Agreement Date: 298 of 338 right, against 185 with
     the "dated" rule alone."""
     own = extract_agreement_date(text[:_DATE_OPENING_CHARS], full=True)
     signed = _signed_dates(text)
