@@ -213,12 +213,34 @@ _DUE_RX = re.compile(
 )
 
 
+def _dates_with_lead(text: str, width: int) -> list[tuple[Extracted, str]]:
+    """Every date of the text with the ``width`` characters written before it."""
+    return [(d, text[max(0, d.start - width) : d.start]) for d in extract_dates(text)]
+
+
 def own_dates(text: str) -> list[Extracted]:
     """The text's dates less those of another instrument it names."""
+    return [d for d, lead in _dates_with_lead(text, 160) if not _OTHER_INSTRUMENT_RX.search(lead)]
+
+
+# A date a signature block gives ("Date: January 27, 2020", "Dated: 12/14/15") ...
+_SIGNED_AT_RX = re.compile(r"\b(?:date|dated|date signed)\s*:\s*$", re.I)
+# ... and not a date a term runs to or from ("Termination Date: 12/31/2023")
+_TERM_DATE_RX = re.compile(
+    r"\b(?:effective|termination|expiration|expiry|commencement|start|end|due|closing|delivery|"
+    r"renewal|launch|payment|invoice)\s+date\s*:\s*$",
+    re.I,
+)
+
+
+def signed_dates(text: str) -> list[Extracted]:
+    """The full dates written after a "Date:" label: a signature block's."""
     return [
         d
-        for d in extract_dates(text)
-        if not _OTHER_INSTRUMENT_RX.search(text[max(0, d.start - 160) : d.start])
+        for d, lead in _dates_with_lead(text, 60)
+        if date_precision(d.display) == "day"
+        and _SIGNED_AT_RX.search(lead)
+        and not _TERM_DATE_RX.search(lead)
     ]
 
 
