@@ -397,6 +397,29 @@ def test_parties_listed_with_as_and_labels():
     assert "Party" not in names[0]
 
 
+@pytest.mark.parametrize(
+    "text, parties",
+    [
+        # CUAD (Great Lakes): the filing lost the quotation marks around the short names
+        (
+            "This Transportation Service Agreement (Agreement) is entered into by Great Lakes Gas "
+            "Transmission Limited Partnership (Transporter) and ANR PIPELINE COMPANY (Shipper).",
+            "Great Lakes Gas Transmission Limited Partnership (Transporter); ANR PIPELINE COMPANY "
+            "(Shipper)",
+        ),
+        # CUAD (Snap, United Airlines): "and," before the second party
+        (
+            "is made by and between Snap Technologies, Inc. a California corporation having its "
+            'principal place of business at 111 Townsend St., San Francisco, CA 94107 ("Snap"), '
+            'and, United Airlines, Inc., a Delaware corporation ("Sponsor").',
+            "Snap Technologies, Inc. (Snap); United Airlines, Inc. (Sponsor)",
+        ),
+    ],
+)
+def test_parties_in_the_forms_filings_write_them(text, parties):
+    assert X.extract_parties(text).display == parties
+
+
 def test_a_salutation_is_not_part_of_a_name():
     found = X.extract_parties(
         'between Gentlemen: Acme Widgets, Inc. ("Acme") and Beta LLC ("Beta")'

@@ -632,7 +632,7 @@ _ROLE_RX = re.compile(
 )
 _ENTITY_SUFFIX = (
     r"(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LP|L\.P|LLP|PLC|"
-    r"GmbH|AG|S\.A|SA|N\.V|B\.V|AB|SE|S\.p\.A|S\.A\.S|Pty|Pte|Trust|Partners|Bank|N\.A)\.?"
+    r"GmbH|AG|S\.A|SA|N\.V|B\.V|AB|SE|S\.p\.A|S\.A\.S|Pty|Pte|Trust|Partnership|Partners|Bank|N\.A)\.?"
 )
 _BETWEEN_RX = re.compile(r"\b(?:by\s+and\s+)?(?:between|among|amongst)\s*:?\s+", re.I)
 
@@ -644,7 +644,9 @@ def _clean_name(raw: str) -> str:
         r"^(?:Party\s+[A-Z]|Gentlemen|Ladies and Gentlemen|Dear\s+[^:]{1,40})\s*:\s*", "", raw
     )
     m = re.match(
-        r"(.+?\b" + _ENTITY_SUFFIX + r"(?:,?\s+(?:d/b/a|dba|doing business as|f/k/a)\s+[^,(]{2,60}?"
+        # "Limited Partnership", "Co., Ltd.": every suffix word of the name
+        r"(.+?\b" + _ENTITY_SUFFIX + r"(?:,?\s+" + _ENTITY_SUFFIX + r"(?=[\s,(]|$))*"
+        r"(?:,?\s+(?:d/b/a|dba|doing business as|f/k/a)\s+[^,(]{2,60}?"
         r"(?=\s*[,(]|$))?)(?=[\s,(]|$)",
         raw,
         re.I,
@@ -673,6 +675,14 @@ _NOT_A_ROLE = {
     "products", "product", "services", "memorandum", "policies", "prc", "execution date",
     "agreement date", "commencement date", "confidential information", "affiliate", "affiliates",
 }  # fmt: skip
+# A company's name with its short name in parentheses and no quotation marks (quotes lost in the
+# filing): "Great Lakes Gas Transmission Limited Partnership (Transporter) and ANR PIPELINE
+# COMPANY (Shipper)"
+_BARE_ROLE_RX = re.compile(
+    r"(?P<name>(?-i:[A-Z])[^()\n;]{2,150}?\b" + _ENTITY_SUFFIX + r")\s*"
+    r"\((?P<role>(?-i:[A-Z])[A-Za-z\-]+(?:\s+(?-i:[A-Z])[A-Za-z\-]+){0,2})\)",
+    re.I,
+)
 _AS_ROLE_RX = re.compile(
     r"(?P<name>[A-Z][^\n;]{2,120}?),?\s+as\s+(?:the\s+)?(?P<role>[A-Z][\w\- ]{1,40}?)"
     r"(?=\s*(?:,|;|\n|$|\band\b))",
@@ -707,7 +717,7 @@ def extract_parties(text: str) -> Extracted | None:
         role = " ".join(m.group("role").split())
         chunk = body[cursor : m.start()]
         # The name is the last clause before the parenthesis: after a preceding "and" or ";".
-        pieces = re.split(r"(?:;|\band\b(?=\s+[A-Z0-9])|\n\s*\n|\([a-h]\)\s)", chunk)
+        pieces = re.split(r"(?:;|\band\b,?(?=\s+[A-Z0-9])|\n\s*\n|\([a-h]\)\s)", chunk)
         pieces = [p for p in pieces if p.strip(" ,;:\n-")] or [""]
         name = _clean_name(pieces[-1])
         cursor = m.end()
@@ -721,7 +731,7 @@ def extract_parties(text: str) -> Extracted | None:
         if len(parties) >= 8:
             break
     if len(parties) < 2:
-        for rx in (_LABELLED_RX, _AS_ROLE_RX):
+        for rx in (_LABELLED_RX, _AS_ROLE_RX, _BARE_ROLE_RX):
             found = [
                 Party(_clean_name(m.group("name")), " ".join(m.group("role").split()))
                 for m in rx.finditer(body[:3000])
