@@ -97,13 +97,15 @@ def _guess_date(text: str) -> date | None:
     them. On the CUAD contracts with an Agreement Date: 298 of 338 right, against 185 with
     the "dated" rule alone."""
     own = extract_agreement_date(text[:_DATE_OPENING_CHARS], full=True)
-    signed = signed_dates(text)
     if own is not None:
-        if own.start > _HEADER_CHARS and any(d.start == own.start for d in signed):
-            # a short agreement whose first date is a signature's: it bears the last of them (a
-            # "Date:" under the title is the document's own)
-            return max(d.value for d in signed)  # type: ignore[no-any-return]
+        if own.start > _HEADER_CHARS:
+            signed = signed_dates(text)
+            if any(d.start == own.start for d in signed):
+                # a short agreement whose first date is a signature's: it bears the last of them
+                # (a "Date:" under the title is the document's own)
+                return max(d.value for d in signed)  # type: ignore[no-any-return]
         return own.value  # type: ignore[no-any-return]
+    signed = signed_dates(text)
     if signed:
         # no date of its own in the opening: the day the last party signed ("Date: 1/27/2020")
         return max(d.value for d in signed)  # type: ignore[no-any-return]
