@@ -1037,7 +1037,7 @@ def _named_before(cover: str, start: int, end: int) -> int:
     own = " ".join(preamble.group("title").split()).lower()
     line = " ".join(cover[start:end].split()).lower()
     if len(own.split()) >= 2 and line.endswith(" " + own):
-        return end - len(cover[start:end].rstrip()) + _tail_start(cover[start:end], own)
+        return start + _tail_start(cover[start:end], own)
     return 0
 
 
