@@ -122,9 +122,14 @@ def fit_thresholds(cells: Sequence[Filled], answers) -> tuple[dict[str, float], 
         by_key[c.key].append(c)
     typed: dict[str, float] = {}
     for key in TYPED_KEYS:
-        # Cells that read a typed value and cells that did not get thresholds of their own.
+        # Cells that read a typed value and cells that did not get thresholds of their own. A
+        # cell that says it read nothing ("no date read", "no period read") holds no value a
+        # reviewer can sign off: among thresholds that make as many values right, its group
+        # takes the highest, so it stands only where it is right more often than "not found".
         for read, name in ((True, key), (False, f"{key} (no value)")):
             group = [c for c in by_key.get(key, []) if c.typed is read]
+            unread = bool(group) and all(c.value in fill.UNREAD_VALUES for c in group)
+            tie = -1e-9 if unread else 1e-9
             best_t, best = 0.0, -1.0
             for t in _grid(group):
                 marks = []
@@ -134,8 +139,8 @@ def fit_thresholds(cells: Sequence[Filled], answers) -> tuple[dict[str, float], 
                     if r is not None:
                         marks.append(r)
                 score = sum(marks) / len(marks) if marks else 0.0
-                if score > best + 1e-9:
-                    best_t, best = t, score
+                if score > best + tie:
+                    best_t, best = t, max(best, score)
             typed[name] = best_t
 
     def yes_pairs(group: Sequence[Filled], t: float) -> list[tuple[bool, bool]]:
