@@ -55,6 +55,7 @@ class Filled:
     value: str
     spans: list[tuple[int, int]]
     typed: bool = True  # the cell read a value of its column's type
+    unread: bool = False  # the cell says it read none ("no date read"; fill.Cell.unread)
 
 
 def constants_from(
@@ -91,7 +92,7 @@ def fill_all(names, data: Path, columns, constants: fill.Constants, adhoc) -> li
             constants=open_constants,
         )
         out += [
-            Filled(name, c.key, c.confidence, c.value, list(c.spans), c.typed is not None)
+            Filled(name, c.key, c.confidence, c.value, list(c.spans), c.typed is not None, c.unread)
             for c in cells
         ]
     return out
@@ -128,7 +129,7 @@ def fit_thresholds(cells: Sequence[Filled], answers) -> tuple[dict[str, float], 
         # takes the highest, so it stands only where it is right more often than "not found".
         for read, name in ((True, key), (False, f"{key} (no value)")):
             group = [c for c in by_key.get(key, []) if c.typed is read]
-            unread = bool(group) and all(c.value in fill.UNREAD_VALUES for c in group)
+            unread = bool(group) and all(c.unread for c in group)
             tie = -1e-9 if unread else 1e-9
             best_t, best = 0.0, -1.0
             for t in _grid(group):

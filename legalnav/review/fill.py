@@ -182,6 +182,9 @@ class Cell:
     # A "not found" for want of confidence: what a quotation needed (the closest candidate,
     # ``candidates[0]``, had ``confidence``), so the panel can say how near it came.
     needed: float | None = None
+    # The cell found a provision of a typed column but read no value of its type from it (its
+    # value says so: "no date read"); cleared when a value is read after all (dates_resolve).
+    unread: bool = False
 
     @property
     def found(self) -> bool:
@@ -608,41 +611,41 @@ def _not_yes(key: str, text: str) -> str:
     return rule[1]
 
 
-def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str]:
-    """(value, typed value, reason) read from the quotations, the best first. A preset yes/no
-    category says "Yes" (with its typed value after it for a cap or a warranty period), else
-    the typed value, else the best quotation's text."""
+def _value(column: Column, quoted: list[Candidate]) -> tuple[str, object, str, bool]:
+    """(value, typed value, reason, whether it read nothing) from the quotations, the best
+    first. A preset yes/no category says "Yes" (with its typed value after it for a cap or a
+    warranty period), else the typed value, else, for a date, period, amount or title column,
+    that it read none ("no date read"), else the best quotation's text."""
     typed = next((c.extracted for c in quoted if c.extracted is not None), None)
     preset = preset_column(column.key)
     if preset is not None and preset.key in YES_NO_KEYS:
         against = _not_yes(preset.key, " ".join(c.text for c in quoted))
         if against:
-            return "No", False, f"No: {against}"
+            return "No", False, f"No: {against}", False
         reason = f"Yes: the quoted provision reads as {preset.key} ({preset.description})"
         if typed is not None:
-            return f"Yes: {typed.display}", typed.value, reason
+            return f"Yes: {typed.display}", typed.value, reason, False
         # A cap or a warranty period with no amount or length read says "Yes" alone: the cell
         # stays compact, and the quotation is in its panel.
-        return "Yes", True, reason
+        return "Yes", True, reason, False
     if typed is not None:
-        return typed.display, typed.value, ""
+        return typed.display, typed.value, "", False
     if column.type == "yes_no":
-        return "Yes", True, "Yes: the quoted provision answers the question"
+        return "Yes", True, "Yes: the quoted provision answers the question", False
     noun = "title" if preset is not None and preset.key == "Document Name" else None
     noun = noun or UNREAD_NOUNS.get(value_type(column))
     if noun is not None:
         # A date, period, amount or title column shows a value of its type or says it read
         # none; the provision it found is still quoted in the cell's panel.
-        unread = f"no {noun} read"  # one of UNREAD_VALUES
-        reason = f"{unread}: the provision quoted is the nearest found, and no {noun} could be "
-        return unread, None, reason + "read from it"
-    return _shorten(quoted[0].text), None, ""
+        said = f"no {noun} read"
+        reason = f"{said}: the provision quoted is the nearest found, and no {noun} could be "
+        return said, None, reason + "read from it", True
+    return _shorten(quoted[0].text), None, "", False
 
 
 # What a typed cell names when its quotation holds no value of its type the reader could read
 # ("no date read"); a Document Name is a title, not the sentence it was looked for in.
 UNREAD_NOUNS = {"date": "date", "duration": "period", "amount": "amount"}
-UNREAD_VALUES = frozenset(f"no {noun} read" for noun in (*UNREAD_NOUNS.values(), "title"))
 
 
 def fill_column(
@@ -715,7 +718,7 @@ def fill_column(
         if far and _sigmoid(second.logit) >= SECOND_SPAN_RATIO * _sigmoid(best.logit):
             quoted.append(second)
     spans = [(c.start, c.end) for c in quoted]
-    value, typed, reason = _value(column, quoted)
+    value, typed, reason, unread = _value(column, quoted)
     if preset is not None and preset.key in TYPED_KEYS:
         # A typed column has two thresholds: one for a cell that read a value of its type, a
         # higher one for a cell that only found a sentence (a date column's quotation with no
@@ -749,7 +752,7 @@ def fill_column(
             f"(confidence {confidence:.2f}, below this column's {yes_at:.2f} for a Yes)"
         )
     sure = None
-    if typed is None and value in UNREAD_VALUES:
+    if unread:
         # "no date read": the cell found a provision but holds no value a reviewer can sign off,
         # so the value is as unsure as it gets and the grid's low-confidence filter shows it,
         # whatever the quotation's own confidence (dates_resolve clears this when it reads one).
@@ -761,7 +764,7 @@ def fill_column(
             sure = 1.0 - vote.p
     return Cell(
         column.key, value, sorted(spans), confidence, column.type, typed, searched, ranked,
-        reason, sure,
+        reason, sure, unread=unread,
     )  # fmt: skip
 
 
@@ -975,7 +978,7 @@ def title_resolve(cells: list[Cell], text: str) -> None:
         cell.spans = sorted([*cell.spans, (title.start, title.end)])
     if cell.typed == title.value:
         return
-    cell.value, cell.typed = title.display, title.value
+    cell.value, cell.typed, cell.unread = title.display, title.value, False
     cell.value_confidence = None
     cell.reason = "the title the document gives itself at its head (the matter page shows the same)"
 
@@ -1058,7 +1061,7 @@ def dates_resolve(cells: list[Cell], fill_preset: Callable[[str], Cell | None]) 
     quote = _cell_quote(effective)
     if effective is not None and effective.found and effective.typed is None and opening:
         if _OPENING_DATE_RX.search(quote):
-            effective.typed = opening
+            effective.typed, effective.unread = opening, False
             effective.value_confidence = None  # a date now: the quotation's confidence again
             # As much of the date as the Agreement Date has ("2000" of a blank form's date).
             effective.value = agreement.value if agreement is not None else opening.isoformat()

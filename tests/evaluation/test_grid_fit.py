@@ -7,7 +7,8 @@ from legalnav.evaluation.grid_fit import Filled, cut, fit_thresholds
 
 
 def _cell(doc: str, confidence: float, value: str, *, typed: bool) -> Filled:
-    return Filled(doc, "Expiration Date", confidence, value, [(0, 10)], typed)
+    unread = value == "no date read"
+    return Filled(doc, "Expiration Date", confidence, value, [(0, 10)], typed, unread)
 
 
 def test_unread_cells_take_the_highest_cut_among_equals() -> None:

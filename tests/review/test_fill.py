@@ -408,6 +408,7 @@ def test_a_typed_cell_that_read_no_value_is_marked_for_review(tmp_path):
         constants=fill.Constants(threshold=0.0),
     )  # fmt: skip
     assert unread.found and unread.value == "no date read" and unread.typed is None
+    assert unread.unread and not dated.unread
     assert unread.value_confidence == 0.0
     assert GridCell(found=True, confidence=max(unread.confidence, LOW_CONFIDENCE),
                     value_confidence=unread.value_confidence).low_confidence  # fmt: skip
@@ -436,13 +437,14 @@ def test_the_document_name_is_the_title_at_the_documents_head(tmp_path):
     assert any(a <= title.start and title.end <= b for a, b in cell.spans)
     assert text[title.start : title.end] == "DEVELOPMENT AGREEMENT"
     # a found cell of a text with no title on its cover keeps what its passage gave
-    found = fill.Cell("Document Name", "no title read", [(0, 5)], 0.9, "text")
+    found = fill.Cell("Document Name", "no title read", [(0, 5)], 0.9, "text", unread=True)
     fill.title_resolve([found], "1. Definitions. Words have meanings.")
-    assert found.value == "no title read" and found.spans == [(0, 5)]
+    assert found.value == "no title read" and found.spans == [(0, 5)] and found.unread
     supply = "SUPPLY AGREEMENT\n\nThis Supply Agreement is made"
-    heading = fill.Cell("Document Name", "no title read", [(0, 30)], 0.9, "text")
+    heading = fill.Cell("Document Name", "no title read", [(0, 30)], 0.9, "text", unread=True)
     fill.title_resolve([heading], supply)
     assert heading.value == "SUPPLY AGREEMENT" and heading.spans == [(0, 30)]  # quoted already
+    assert not heading.unread  # a title read after all
     preamble = fill.Cell("Document Name", "Supply Agreement", [(18, 40)], 0.9, "text")
     fill.title_resolve([preamble], supply)
     assert preamble.value == "SUPPLY AGREEMENT" and preamble.spans == [(0, 16), (18, 40)]
@@ -606,7 +608,8 @@ def test_a_typed_cell_shows_a_value_of_its_type_or_says_it_read_none(key, type_,
     extractor = fill.column_extractor(column)
     found = fill.Candidate(0, len(text), text, 0, np.zeros(1), np.zeros(0))
     found.extracted = extractor(text) if extractor else None
-    shown, typed, reason = fill._value(column, [found])
+    shown, typed, reason, unread = fill._value(column, [found])
     assert shown == value
-    if value.startswith("no "):
+    assert unread is value.startswith("no ")
+    if unread:
         assert typed is None and reason.startswith(value) and "could be read" in reason

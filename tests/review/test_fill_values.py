@@ -74,10 +74,11 @@ def test_an_effective_date_first_written_above_is_the_agreement_date():
         None,
         '"Effective Date" means the date first written above.',
     )
-    effective.value_confidence = 0.0
+    effective.value_confidence, effective.unread = 0.0, True
     cells = [_cell("Agreement Date", "2018-10-30", dt.date(2018, 10, 30)), effective]
     fill.dates_resolve(cells, lambda key: None)
     assert cells[1].value == "2018-10-30" and "Agreement Date" in cells[1].reason
+    assert not cells[1].unread
     assert cells[1].value_confidence is None  # a date now: the quotation's confidence shows
 
 
@@ -168,8 +169,8 @@ def test_a_cap_with_no_amount_read_says_yes_and_leaves_the_quotation_to_its_pane
     assert column is not None and fill.value_type(column) != "yes_no"
     text = "In no event shall either party's aggregate liability exceed the fees paid hereunder."
     cand = fill.Candidate(0, len(text), text, 0, np.zeros(1), np.zeros(0))
-    value, typed, reason = fill._value(column, [cand])
-    assert (value, typed) == ("Yes", True) and reason.startswith("Yes: ")
+    value, typed, reason, unread = fill._value(column, [cand])
+    assert (value, typed, unread) == ("Yes", True, False) and reason.startswith("Yes: ")
     amount = "Each party's liability is capped at USD 1,000,000 in the aggregate."
     read = extractor_for(column.key, fill.value_type(column))(amount)
     cand = fill.Candidate(0, len(amount), amount, 0, np.zeros(1), np.zeros(0), read)
