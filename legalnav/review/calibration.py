@@ -5,77 +5,77 @@ models fitted on the 40 CUAD dev contracts (every tenth contract in name order) 
 41 preset columns, with L2 penalty 3.0 on standardised features (cue patterns on their
 own scale). Held-out figures, by
 5-fold cross-validation by contract (fit on the other folds, score the held-out one):
-    cross-validated (5 folds by contract): typed_right 0.888, dates_right 0.836, parties_right 0.846, durations_right 0.937, jurisdiction_right 0.975, yes_no_accuracy 0.884, yes_f1_pooled 0.796, yes_f1_mean 0.714, aupr_mean 0.588, aupr_pooled 0.709
-    in-sample (fitted and scored on the same contracts): typed_right 0.907, dates_right 0.873, parties_right 0.846, durations_right 0.949, jurisdiction_right 0.975, yes_no_accuracy 0.884, yes_f1_pooled 0.796, yes_f1_mean 0.714, aupr_mean 0.609, aupr_pooled 0.731
+    cross-validated (5 folds by contract): typed_right 0.884, dates_right 0.845, parties_right 0.846, durations_right 0.924, jurisdiction_right 0.950, yes_no_accuracy 0.898, yes_f1_pooled 0.813, yes_f1_mean 0.730, aupr_mean 0.587, aupr_pooled 0.707
+    in-sample (fitted and scored on the same contracts): typed_right 0.899, dates_right 0.864, parties_right 0.846, durations_right 0.937, jurisdiction_right 0.975, yes_no_accuracy 0.898, yes_f1_pooled 0.813, yes_f1_mean 0.730, aupr_mean 0.614, aupr_pooled 0.732
 """
 
 from __future__ import annotations
 
 # Unit model: one weight per fill.FEATURES name, in order.
 UNIT_WEIGHTS: tuple[float, ...] = (
-    -6.5198,  # bias
-    0.7239,  # cos
-    -4.1392,  # cos_gap
-    -0.2327,  # lex_rel
-    0.2825,  # fused_rank
-    0.2363,  # unit_lex
-    0.2941,  # unit_lex_rel
-    0.7656,  # cues
-    0.5515,  # cue_any
-    1.2047,  # extracted
-    0.5290,  # opening
+    -6.5374,  # bias
+    0.7240,  # cos
+    -4.1387,  # cos_gap
+    -0.2232,  # lex_rel
+    0.2788,  # fused_rank
+    0.2359,  # unit_lex
+    0.2937,  # unit_lex_rel
+    0.7745,  # cues
+    0.5385,  # cue_any
+    1.1929,  # extracted
+    0.5356,  # opening
     0.0000,  # cued_column
-    0.7388,  # first_units
-    1.7994,  # unit_cos
-    3.9656,  # unit_cos_gap
-    4.0673,  # topic
+    0.7134,  # first_units
+    1.8315,  # unit_cos
+    3.9355,  # unit_cos_gap
+    4.0627,  # topic
 )
 # Per preset column, one weight per cue pattern, in the column's order.
 CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
     "Document Name": (
-        -0.8430,
-        -0.6433,
+        -0.7707,
+        -0.8003,
     ),
     "Parties": (
-        0.4928,
-        -1.5682,
-        0.0246,
+        0.4948,
+        -1.5558,
+        0.0274,
     ),
     "Agreement Date": (
-        -0.6262,
-        0.0525,
+        -0.6137,
+        0.0547,
     ),
     "Effective Date": (
-        -1.1705,
-        0.0478,
-        -0.8561,
+        -1.1627,
+        0.0473,
+        -0.8557,
     ),
     "Expiration Date": (
-        -0.5512,
-        -0.3518,
-        0.0814,
-        -1.1734,
+        -0.5479,
+        -0.3507,
+        0.0812,
+        -1.1689,
     ),
     "Renewal Term": (
-        -0.0042,
-        0.2338,
-        -0.2050,
-        0.3418,
+        -0.0031,
+        0.2331,
+        -0.2039,
+        0.3414,
     ),
     "Notice Period To Terminate Renewal": (
-        0.2082,
-        0.4553,
-        -0.1107,
+        0.2090,
+        0.4572,
+        -0.1089,
     ),
     "Governing Law": (
-        -0.3705,
-        -0.1870,
-        -1.0548,
-        -0.4004,
+        -0.3693,
+        -0.1883,
+        -1.0554,
+        -0.3972,
     ),
     "Most Favored Nation": (
         -0.0050,
-        -0.0216,
+        -0.0215,
         0.0000,
         0.2804,
         0.2795,
@@ -84,103 +84,103 @@ CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
         0.0000,
     ),
     "Competitive Restriction Exception": (
-        0.3875,
+        0.3876,
         0.5213,
     ),
     "Non-Compete": (
-        0.7182,
-        0.5059,
-        0.0085,
+        0.7197,
+        0.5066,
+        0.0104,
         0.0000,
         0.0000,
     ),
     "Exclusivity": (
-        -0.1323,
+        -0.1294,
         0.0000,
-        -0.2289,
+        -0.2286,
     ),
     "No-Solicit Of Customers": (
-        0.7333,
+        0.7339,
         0.0000,
     ),
     "No-Solicit Of Employees": (
-        -0.3571,
-        0.1210,
+        -0.3541,
+        0.1213,
     ),
     "Non-Disparagement": (
-        0.1349,
+        0.1356,
         0.0000,
     ),
     "Termination For Convenience": (
-        0.0054,
-        -0.2589,
-        -0.3686,
-        -0.0518,
+        0.0058,
+        -0.2587,
+        -0.3681,
+        -0.0524,
     ),
     "Rofr/Rofo/Rofn": (
-        0.1719,
-        0.2900,
-        -0.0067,
+        0.1733,
+        0.2903,
+        -0.0066,
         0.1300,
-        -0.1052,
+        -0.1055,
     ),
     "Change Of Control": (
-        0.2071,
-        0.3835,
-        -0.4949,
+        0.2066,
+        0.3852,
+        -0.4976,
     ),
     "Anti-Assignment": (
-        0.1409,
-        0.3358,
-        -0.4011,
+        0.1385,
+        0.3343,
+        -0.4005,
     ),
     "Revenue/Profit Sharing": (
-        -0.6633,
-        0.1131,
+        -0.6587,
+        0.1135,
         0.0000,
-        -0.6694,
+        -0.6660,
     ),
     "Price Restrictions": (
-        -0.0174,
+        -0.0173,
         0.0000,
         0.0000,
         0.0000,
     ),
     "Minimum Commitment": (
-        0.2938,
+        0.2939,
         0.0000,
-        -0.1691,
-        0.4264,
+        -0.1688,
+        0.4259,
     ),
     "Volume Restriction": (
-        -0.0091,
+        -0.0090,
         0.0000,
     ),
     "Ip Ownership Assignment": (
-        0.3158,
-        -0.0552,
-        0.1829,
+        0.3175,
+        -0.0550,
+        0.1830,
     ),
     "Joint Ip Ownership": (
-        0.3019,
-        0.2345,
+        0.3021,
+        0.2343,
         -0.0220,
     ),
     "License Grant": (
-        0.4311,
-        0.1478,
+        0.4324,
+        0.1473,
     ),
     "Non-Transferable License": (
-        0.5022,
-        0.0800,
-        0.0604,
+        0.5033,
+        0.0791,
+        0.0597,
         0.0000,
-        0.3081,
+        0.3088,
         0.0000,
         0.0000,
     ),
     "Affiliate License-Licensor": (
-        0.4325,
+        0.4341,
         0.0000,
     ),
     "Affiliate License-Licensee": (
@@ -188,69 +188,69 @@ CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
         0.0000,
     ),
     "Unlimited/All-You-Can-Eat-License": (
-        0.2848,
+        0.2850,
         0.0000,
     ),
     "Irrevocable Or Perpetual License": (
-        0.8208,
-        0.4878,
+        0.8223,
+        0.4881,
     ),
     "Source Code Escrow": (
-        -0.0885,
-        -0.2598,
+        -0.0902,
+        -0.2614,
     ),
     "Post-Termination Services": (
-        -0.6300,
-        -1.0240,
-        0.2068,
-        0.3176,
+        -0.6298,
+        -1.0247,
+        0.2065,
+        0.3181,
     ),
     "Audit Rights": (
-        0.2704,
-        -0.1016,
+        0.2746,
+        -0.1010,
         0.1495,
     ),
     "Uncapped Liability": (
-        0.1310,
-        -0.2309,
+        0.1312,
+        -0.2308,
         -0.0075,
     ),
     "Cap On Liability": (
-        0.7379,
-        0.0906,
-        0.0300,
-        -0.1837,
+        0.7376,
+        0.0900,
+        0.0297,
+        -0.1840,
     ),
     "Liquidated Damages": (
         0.0000,
-        0.4199,
+        0.4203,
         0.0000,
     ),
     "Warranty Duration": (
-        0.5313,
+        0.5327,
         0.0000,
     ),
     "Insurance": (
-        0.0094,
-        0.1797,
-        0.0729,
+        0.0129,
+        0.1795,
+        0.0715,
     ),
     "Covenant Not To Sue": (
-        0.1927,
+        0.1921,
         0.0000,
         -0.0106,
-        -0.1441,
-        0.0988,
+        -0.1434,
+        0.0990,
         0.0000,
     ),
     "Third Party Beneficiary": (
-        0.6795,
+        0.6803,
         0.0000,
-        -0.0555,
+        -0.0557,
     ),
 }
 # Cell model over fill.cell_features: (bias, best unit's log-odds, column prior log-odds).
-CELL_WEIGHTS: tuple[float, ...] = (0.5035, 0.9426, 0.0902)
+CELL_WEIGHTS: tuple[float, ...] = (0.4814, 0.9510, 0.0440)
 # Below this confidence a cell says "not found": the most accurate threshold costing at most
 # 0.01 of mean per-column AUPR on the fitting contracts.
 NOT_FOUND_BELOW = 0.04
@@ -302,18 +302,18 @@ COLUMN_PRIORS: dict[str, float] = {
 # that makes most values right on the fitting contracts (evaluation/grid_fit.py).
 COLUMN_THRESHOLDS: dict[str, float] = {
     "Agreement Date": 0.0000,
-    "Agreement Date (no value)": 0.8221,
+    "Agreement Date (no value)": 1.0100,
     "Effective Date": 0.0000,
     "Effective Date (no value)": 1.0100,
-    "Expiration Date": 0.7406,
-    "Expiration Date (no value)": 0.8603,
+    "Expiration Date": 0.7196,
+    "Expiration Date (no value)": 1.0100,
     "Governing Law": 0.0000,
     "Governing Law (no value)": 1.0100,
-    "Notice Period To Terminate Renewal": 0.0699,
+    "Notice Period To Terminate Renewal": 0.4401,
     "Notice Period To Terminate Renewal (no value)": 0.0000,
     "Parties": 0.0000,
     "Parties (no value)": 0.0000,
-    "Renewal Term": 0.3817,
+    "Renewal Term": 0.1255,
     "Renewal Term (no value)": 0.0000,
 }
 # Per yes/no preset column, the confidence below which its cell says "No" (its
