@@ -183,7 +183,8 @@ class Cell:
     # ``candidates[0]``, had ``confidence``), so the panel can say how near it came.
     needed: float | None = None
     # The cell found a provision of a typed column but read no value of its type from it (its
-    # value says so: "no date read"); cleared when a value is read after all (dates_resolve).
+    # value says so: "no date read"); cleared when a value is read after all (dates_resolve,
+    # title_resolve).
     unread: bool = False
 
     @property
